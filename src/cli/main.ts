@@ -1,0 +1,103 @@
+import { parseArgs } from 'node:util';
+import { type Config, ConfigError, loadConfig } from '../config.js';
+import { createLogger, type Logger } from '../core/log.js';
+import { DataDirBusyError } from '../store/lock.js';
+import { VERSION } from '../version.js';
+import { runKeys } from './keys.js';
+import { runMigrate } from './migrate.js';
+import { runServe } from './serve.js';
+
+const HELP = `engram ${VERSION} - long-term memory for AI agents
+
+Usage:
+  engram serve   [--port N] [--host H] [--data-dir DIR] [--database-url URL]
+                 HTTP listener: REST API (and MCP at /mcp)
+  engram keys create --tenant NAME [--api-version v1|v2] [--label TEXT]
+                 prints a new API key alone on one line
+  engram keys list [--tenant NAME]
+  engram keys revoke KEY_ID
+  engram migrate apply database migrations and exit
+
+Configuration comes from the environment (see README), flags override it.
+With DATABASE_URL unset, engram uses the embedded store in ENGRAM_DATA_DIR (./data).
+`;
+
+const COMMON = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'data-dir': { type: 'string' },
+  'database-url': { type: 'string' },
+  'log-level': { type: 'string' },
+  tenant: { type: 'string' },
+  'api-version': { type: 'string' },
+  label: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const;
+
+export interface CliContext {
+  config: Config;
+  log: Logger;
+  flags: Record<string, string | boolean | undefined>;
+  positionals: string[];
+  out: (line: string) => void;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  try {
+    const code = await run(argv);
+    if (code !== undefined) process.exitCode = code;
+  } catch (err) {
+    if (err instanceof ConfigError || err instanceof DataDirBusyError) {
+      process.stderr.write(`engram: ${err.message}\n`);
+      process.exitCode = 2;
+      return;
+    }
+    const e = err as Error & { code?: string };
+    process.stderr.write(`engram: ${e.message ?? String(err)}\n`);
+    process.exitCode = 1;
+  }
+}
+
+async function run(argv: string[]): Promise<number | undefined> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: COMMON,
+    allowPositionals: true,
+    strict: true,
+  });
+  if (values.version) {
+    process.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+  const [command, ...rest] = positionals;
+  if (values.help || !command || command === 'help') {
+    process.stdout.write(HELP);
+    return command || values.help ? 0 : 1;
+  }
+  const flags = values as Record<string, string | boolean | undefined>;
+  const stringFlags = Object.fromEntries(
+    Object.entries(flags).filter(([, v]) => typeof v === 'string'),
+  ) as Record<string, string>;
+  const config = loadConfig(process.env, stringFlags);
+  const log = createLogger(config.logLevel);
+  const ctx: CliContext = {
+    config,
+    log,
+    flags,
+    positionals: rest,
+    out: (l) => process.stdout.write(`${l}\n`),
+  };
+  switch (command) {
+    case 'serve':
+      return runServe(ctx);
+    case 'keys':
+      return runKeys(ctx);
+    case 'migrate':
+      return runMigrate(ctx);
+    default:
+      process.stderr.write(`engram: unknown command "${command}"\n\n${HELP}`);
+      return 2;
+  }
+}

@@ -1,0 +1,30 @@
+import { startControlServer } from '../control/server.js';
+import { openEngram } from '../engram.js';
+import { startHttpServer } from '../http/server.js';
+import type { CliContext } from './main.js';
+
+export async function runServe(ctx: CliContext): Promise<undefined> {
+  const { config, log } = ctx;
+  const engram = await openEngram(config, { command: 'serve', log });
+  const http = await startHttpServer(engram);
+  const control = engram.lock ? await startControlServer(engram) : undefined;
+  engram.lock?.update({ url: http.url, ...(control ? { socket: control.path } : {}) });
+  log.info(`engram ${engram.version} listening on ${http.url}`, {
+    driver: engram.db.driver,
+    ...(engram.db.driver === 'pglite' ? { data_dir: config.dataDir } : {}),
+  });
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info(`${signal}: shutting down`);
+    await http.close();
+    await control?.close();
+    await engram.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  return undefined;
+}

@@ -1,0 +1,122 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+/**
+ * All configuration, parsed once at start from the environment and CLI flags (flags win).
+ * Nothing else in engram reads process.env. A bad value fails fast with a message that
+ * names the variable.
+ */
+const int = (min: number, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max);
+const optionalUrl = z.url({ protocol: /^https?$/ }).optional();
+const bool = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'])
+  .transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
+
+/** Each setting: its environment variable, CLI flag (if any) and schema. */
+const SETTINGS = {
+  port: { env: 'ENGRAM_PORT', flag: 'port', schema: int(0, 65535).default(8787) },
+  host: { env: 'ENGRAM_HOST', flag: 'host', schema: z.string().min(1).default('127.0.0.1') },
+  dataDir: { env: 'ENGRAM_DATA_DIR', flag: 'data-dir', schema: z.string().min(1).default('./data') },
+  databaseUrl: {
+    env: 'DATABASE_URL',
+    flag: 'database-url',
+    schema: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+      .optional(),
+  },
+  dbPoolMax: { env: 'ENGRAM_DB_POOL_MAX', flag: undefined, schema: int(1, 1000).default(10) },
+  logLevel: {
+    env: 'ENGRAM_LOG_LEVEL',
+    flag: 'log-level',
+    schema: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  },
+  maxBodyBytes: { env: 'ENGRAM_MAX_BODY_BYTES', flag: undefined, schema: int(1024).default(8 * 1024 * 1024) },
+  rateLimitRps: {
+    env: 'ENGRAM_RATE_LIMIT_RPS',
+    flag: undefined,
+    schema: z.coerce.number().min(0).default(50),
+  },
+  rateLimitBurst: { env: 'ENGRAM_RATE_LIMIT_BURST', flag: undefined, schema: int(1).default(100) },
+  authCacheMs: { env: 'ENGRAM_AUTH_CACHE_MS', flag: undefined, schema: int(0).default(5000) },
+  mcpTenant: {
+    env: 'ENGRAM_MCP_TENANT',
+    flag: 'tenant',
+    schema: z.string().min(1).max(128).default('local'),
+  },
+  workers: { env: 'ENGRAM_WORKERS', flag: undefined, schema: bool.default(true) },
+  workerConcurrency: { env: 'ENGRAM_WORKER_CONCURRENCY', flag: undefined, schema: int(1, 64).default(2) },
+  llmBaseUrl: { env: 'ENGRAM_LLM_BASE_URL', flag: undefined, schema: optionalUrl },
+  llmApiKey: { env: 'ENGRAM_LLM_API_KEY', flag: undefined, schema: z.string().optional() },
+  llmModel: { env: 'ENGRAM_LLM_MODEL', flag: undefined, schema: z.string().min(1).default('gpt-4o-mini') },
+  llmTimeoutMs: { env: 'ENGRAM_LLM_TIMEOUT_MS', flag: undefined, schema: int(100).default(60_000) },
+  llmMaxRetries: { env: 'ENGRAM_LLM_MAX_RETRIES', flag: undefined, schema: int(0, 10).default(2) },
+  embeddingBaseUrl: { env: 'ENGRAM_EMBEDDING_BASE_URL', flag: undefined, schema: optionalUrl },
+  embeddingApiKey: { env: 'ENGRAM_EMBEDDING_API_KEY', flag: undefined, schema: z.string().optional() },
+  embeddingModel: {
+    env: 'ENGRAM_EMBEDDING_MODEL',
+    flag: undefined,
+    schema: z.string().min(1).default('text-embedding-3-small'),
+  },
+  embeddingDimensions: {
+    env: 'ENGRAM_EMBEDDING_DIMENSIONS',
+    flag: undefined,
+    schema: int(1, 16000).optional(),
+  },
+  rerankUrl: { env: 'ENGRAM_RERANK_URL', flag: undefined, schema: optionalUrl },
+  rerankApiKey: { env: 'ENGRAM_RERANK_API_KEY', flag: undefined, schema: z.string().optional() },
+  rerankModel: { env: 'ENGRAM_RERANK_MODEL', flag: undefined, schema: z.string().optional() },
+  boundaryGapMinutes: { env: 'ENGRAM_BOUNDARY_GAP_MINUTES', flag: undefined, schema: int(1).default(240) },
+  boundaryMaxMessages: {
+    env: 'ENGRAM_BOUNDARY_MAX_MESSAGES',
+    flag: undefined,
+    schema: int(2, 1000).default(40),
+  },
+  boundaryMaxTokens: { env: 'ENGRAM_BOUNDARY_MAX_TOKENS', flag: undefined, schema: int(100).default(6000) },
+} as const;
+
+type Settings = typeof SETTINGS;
+export type Config = { -readonly [K in keyof Settings]: z.output<Settings[K]['schema']> };
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Flags accepted on the command line, by name (`--data-dir`). */
+export const CONFIG_FLAGS = Object.values(SETTINGS)
+  .map((s) => s.flag)
+  .filter((f): f is NonNullable<typeof f> => f !== undefined);
+
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  flags: Record<string, string | undefined> = {},
+): Config {
+  const out: Record<string, unknown> = {};
+  const problems: string[] = [];
+  for (const [key, s] of Object.entries(SETTINGS)) {
+    const fromFlag = s.flag ? flags[s.flag] : undefined;
+    let raw = fromFlag ?? env[s.env];
+    if (raw === '') raw = undefined;
+    if (key === 'llmApiKey' && raw === undefined) raw = env['OPENAI_API_KEY'];
+    const parsed = (s.schema as z.ZodType).safeParse(raw);
+    if (parsed.success) out[key] = parsed.data;
+    else {
+      const where = fromFlag !== undefined ? `--${s.flag}` : s.env;
+      problems.push(
+        `${where}=${JSON.stringify(raw)}: ${parsed.error.issues.map((i) => i.message).join('; ')}`,
+      );
+    }
+  }
+  if (problems.length) throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
+  const config = out as Config;
+  config.dataDir = resolve(config.dataDir);
+  return config;
+}
+
+/** The documented settings, for the README table and `engram --help`. */
+export function describeSettings(): { env: string; flag?: string }[] {
+  return Object.values(SETTINGS).map((s) => (s.flag ? { env: s.env, flag: `--${s.flag}` } : { env: s.env }));
+}

@@ -1,0 +1,17 @@
+/**
+ * The storage port. Both drivers (embedded PGlite, PostgreSQL server) speak the same SQL
+ * with `$1`-style positional parameters. JSON values are passed as strings and cast with
+ * `::jsonb`; vectors as pgvector text (`[1,2,3]`) cast with `::vector`.
+ */
+export type Row = Record<string, unknown>;
+
+export interface Sql {
+  query<T extends Row = Row>(text: string, params?: readonly unknown[]): Promise<T[]>;
+}
+
+export interface Db extends Sql {
+  readonly driver: 'pglite' | 'postgres';
+  /** Runs fn in one transaction: committed when fn resolves, rolled back when it throws. */
+  transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}

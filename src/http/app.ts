@@ -1,0 +1,88 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { EngramError } from '../core/errors.js';
+import { newRequestId } from '../core/ids.js';
+import type { Logger } from '../core/log.js';
+import type { Principal } from '../engine/keys.js';
+import type { Engram } from '../engram.js';
+import { bearerAuth } from './auth.js';
+import { sendError, toEngramError } from './errors.js';
+import { registerRoutes } from './routes/index.js';
+
+export type HttpEnv = { Variables: { requestId: string; principal: Principal } };
+
+export interface HttpOptions {
+  maxBodyBytes: number;
+  authCacheMs: number;
+  rateLimitRps: number;
+  rateLimitBurst: number;
+}
+
+const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * The REST face of engram. Order matters: request id, retired paths, health (no auth),
+ * body limit, bearer auth, routes; errors from any layer leave through onError in the
+ * envelope of the route family.
+ */
+export function createHttpApp(engram: Engram, opts: HttpOptions, log: Logger): Hono<HttpEnv> {
+  const app = new Hono<HttpEnv>();
+
+  app.use('*', async (c, next) => {
+    const incoming = c.req.header('x-request-id');
+    const id = incoming && REQUEST_ID_RE.test(incoming) ? incoming : newRequestId();
+    c.set('requestId', id);
+    c.header('X-Request-Id', id);
+    await next();
+  });
+
+  app.all('/api/v0/*', () => {
+    throw new EngramError('Gone', 'the v0 API is retired: use /api/v2');
+  });
+
+  app.get('/health', async (c) => {
+    try {
+      await engram.db.query('SELECT 1');
+      return c.json({ status: 'ok', driver: engram.db.driver, version: engram.version });
+    } catch (err) {
+      log.warn('health check failed', { err });
+      c.header('Retry-After', '5');
+      return c.json({ status: 'unavailable', driver: engram.db.driver, version: engram.version }, 503);
+    }
+  });
+
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: opts.maxBodyBytes,
+      onError: () => {
+        throw new EngramError('PayloadTooLarge', `request body exceeds ${opts.maxBodyBytes} bytes`);
+      },
+    }),
+  );
+
+  app.use(
+    '*',
+    bearerAuth({
+      keys: engram.keys,
+      cacheMs: opts.authCacheMs,
+      rateLimitRps: opts.rateLimitRps,
+      rateLimitBurst: opts.rateLimitBurst,
+    }),
+  );
+
+  registerRoutes(app, engram);
+
+  app.notFound((c) =>
+    sendError(c, new EngramError('NotFound', `no route for ${c.req.method} ${c.req.path}`)),
+  );
+
+  app.onError((err, c) => {
+    const e = toEngramError(err);
+    if (e.status >= 500)
+      log.error('request failed', { request_id: c.get('requestId'), path: c.req.path, err });
+    return sendError(c, e);
+  });
+
+  return app;
+}

@@ -1,0 +1,76 @@
+import type { Context } from 'hono';
+import { ZodError } from 'zod';
+import { EngramError, type FieldIssue, isUnavailable, locToParam } from '../core/errors.js';
+
+/**
+ * Error bodies, one shape per family of routes (spec "Errors"):
+ * - v2 memory and everything else: flat `code`, `message`, `param`, `type`, `status_code`,
+ *   plus the 422 validation `detail[]` (`loc`, `msg`, `type`) on validation failures;
+ * - v2 tasks: an `error` object with `code`, `message`, `type`;
+ * - v1: `code`, `message`, `request_id`, `path`, `timestamp`.
+ * Every body carries `request_id`. No SQL, stack or driver text ever leaves here.
+ */
+export type ErrorStyle = 'memory' | 'tasks' | 'v1';
+
+export function styleForPath(path: string): ErrorStyle {
+  if (path.startsWith('/api/v2/tasks')) return 'tasks';
+  if (path.startsWith('/api/v1/')) return 'v1';
+  return 'memory';
+}
+
+/** Any thrown value as an EngramError; unknown failures become a bland InternalError. */
+export function toEngramError(err: unknown): EngramError {
+  if (err instanceof EngramError) return err;
+  if (err instanceof ZodError) return fromZod(err);
+  if (isUnavailable(err))
+    return new EngramError('ServiceUnavailable', 'the database is unreachable; retry with backoff', {
+      retryAfter: 5,
+      cause: err,
+    });
+  return new EngramError('InternalError', 'internal error', { cause: err });
+}
+
+export function fromZod(err: ZodError, root: (string | number)[] = ['body']): EngramError {
+  const issues: FieldIssue[] = err.issues.map((i) => ({
+    loc: [...root, ...i.path.map((p) => (typeof p === 'symbol' ? String(p) : p))],
+    msg: i.message,
+    type: i.code,
+  }));
+  const first = issues[0];
+  const param = first ? locToParam(first.loc.slice(root.length)) : undefined;
+  const message = first ? `${param ? `${param}: ` : ''}${first.msg}` : 'invalid request';
+  return new EngramError('InvalidParameter', message, { ...(param ? { param } : {}), issues });
+}
+
+export function errorBody(err: EngramError, style: ErrorStyle, requestId: string, path: string): object {
+  if (style === 'tasks')
+    return { request_id: requestId, error: { code: err.code, message: err.message, type: err.type } };
+  if (style === 'v1')
+    return {
+      code: err.code,
+      message: err.message,
+      request_id: requestId,
+      path,
+      timestamp: new Date().toISOString(),
+    };
+  const body: Record<string, unknown> = {
+    request_id: requestId,
+    code: err.code,
+    message: err.message,
+    param: err.param ?? null,
+    type: err.type,
+    status_code: err.status,
+  };
+  if (err.code === 'InvalidParameter')
+    body['detail'] = err.issues.length
+      ? err.issues
+      : [{ loc: ['body'], msg: err.message, type: 'value_error' }];
+  return body;
+}
+
+export function sendError(c: Context, err: EngramError): Response {
+  const requestId = c.get('requestId') as string;
+  if (err.retryAfter !== undefined) c.header('Retry-After', String(err.retryAfter));
+  const body = errorBody(err, styleForPath(c.req.path), requestId, c.req.path);
+  return c.json(body, err.status as 400);
+}

@@ -1,0 +1,10 @@
+import { sql as foundation } from './0001_foundation.js';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/** Ordered, append-only. Never edit a migration that has shipped: add a new one. */
+export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: 'foundation', sql: foundation }];

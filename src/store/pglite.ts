@@ -1,0 +1,25 @@
+import { PGlite } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite-pgvector';
+import type { Db, Row, Sql } from '../core/db.js';
+
+/**
+ * Embedded driver: PostgreSQL compiled to WASM, in this process, persisted to `dataDir`
+ * (or in memory when dataDir is undefined). PGlite has one backend session, so callers
+ * must never open the same directory twice: see store/lock.ts.
+ */
+export async function openPglite(dataDir: string | undefined): Promise<Db> {
+  const pg = await PGlite.create(dataDir ?? 'memory://', { extensions: { vector } });
+  const wrap = (q: Pick<PGlite, 'query'>): Sql => ({
+    async query<T extends Row>(text: string, params: readonly unknown[] = []) {
+      const res = await q.query<T>(text, params as unknown[]);
+      return res.rows;
+    },
+  });
+  const base = wrap(pg);
+  return {
+    driver: 'pglite',
+    query: base.query,
+    transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
+    close: () => pg.close(),
+  };
+}

@@ -1,0 +1,35 @@
+import postgres from 'postgres';
+import type { Db, Row, Sql } from '../core/db.js';
+
+export interface PostgresOptions {
+  max?: number;
+  connectTimeoutSeconds?: number;
+}
+
+/**
+ * Server driver: PostgreSQL 15+ with pgvector through postgres.js. Stateless: any number
+ * of engram processes may share one database.
+ */
+export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
+  const sql = postgres(url, {
+    max: opts.max ?? 10,
+    connect_timeout: opts.connectTimeoutSeconds ?? 5,
+    idle_timeout: 30,
+    onnotice: () => {},
+    transform: { undefined: null },
+    connection: { application_name: 'engram' },
+  });
+  const wrap = (q: postgres.Sql | postgres.TransactionSql): Sql => ({
+    async query<T extends Row>(text: string, params: readonly unknown[] = []) {
+      const rows = await q.unsafe(text, params as postgres.ParameterOrJSON<never>[]);
+      return rows as unknown as T[];
+    },
+  });
+  const base = wrap(sql);
+  return {
+    driver: 'postgres',
+    query: base.query,
+    transaction: async (fn) => (await sql.begin((tx) => fn(wrap(tx)))) as Awaited<ReturnType<typeof fn>>,
+    close: () => sql.end({ timeout: 5 }),
+  };
+}

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
+
+describe('config', () => {
+  it('has the documented defaults', () => {
+    const c = loadConfig({});
+    expect(c.port).toBe(8787);
+    expect(c.host).toBe('127.0.0.1');
+    expect(c.dataDir).toMatch(/\/data$/);
+    expect(c.databaseUrl).toBeUndefined();
+  });
+
+  it('takes flags over environment', () => {
+    const c = loadConfig({ ENGRAM_PORT: '9000' }, { port: '9100', 'data-dir': '/tmp/x' });
+    expect(c.port).toBe(9100);
+    expect(c.dataDir).toBe('/tmp/x');
+  });
+
+  it('fails fast naming the bad variable', () => {
+    expect(() => loadConfig({ ENGRAM_PORT: 'eighty' })).toThrow(ConfigError);
+    expect(() => loadConfig({ ENGRAM_PORT: '70000' })).toThrow(/ENGRAM_PORT/);
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
+    expect(() => loadConfig({}, { port: '-1' })).toThrow(/--port/);
+  });
+
+  it('falls back to OPENAI_API_KEY for the LLM key', () => {
+    expect(loadConfig({ OPENAI_API_KEY: 'sk-x' }).llmApiKey).toBe('sk-x');
+  });
+});

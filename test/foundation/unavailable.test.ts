@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { silentLogger } from '../../src/core/log.js';
+import { type Engram, openEngram } from '../../src/engram.js';
+import { type RunningServer, startHttpServer } from '../../src/http/server.js';
+import { ADMIN_URL, createPostgresDatabase, dropPostgresDatabase } from '../helpers/drivers.js';
+import { TcpProxy } from '../helpers/tcp-proxy.js';
+
+// The database going away only happens to the server driver.
+describe.skipIf(!ADMIN_URL)('database unreachable [postgres]', () => {
+  let url: string;
+  let proxy: TcpProxy;
+  let engram: Engram;
+  let server: RunningServer;
+  let key: string;
+
+  beforeAll(async () => {
+    url = await createPostgresDatabase();
+    const target = new URL(url);
+    proxy = new TcpProxy(target.hostname, Number(target.port));
+    await proxy.start();
+    target.host = `127.0.0.1:${proxy.port}`;
+    const config = loadConfig({
+      DATABASE_URL: target.toString(),
+      ENGRAM_PORT: '0',
+      ENGRAM_AUTH_CACHE_MS: '0',
+      ENGRAM_LOG_LEVEL: 'silent',
+    });
+    engram = await openEngram(config, { command: 'test', log: silentLogger });
+    server = await startHttpServer(engram);
+    key = (await engram.keys.create('t1')).key;
+  });
+  afterAll(async () => {
+    await server.close();
+    await engram.close().catch(() => {});
+    await proxy.stop();
+    await dropPostgresDatabase(url);
+  });
+
+  it('answers 503 with Retry-After while the database is down, and recovers', async () => {
+    const call = (path: string) => fetch(server.url + path, { headers: { authorization: `Bearer ${key}` } });
+    expect((await call('/api/v2/x')).status).toBe(404);
+    const port = proxy.port;
+    await proxy.stop();
+
+    const r = await call('/api/v2/x');
+    expect(r.status).toBe(503);
+    expect(r.headers.get('retry-after')).toBe('5');
+    const body = (await r.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({ code: 'ServiceUnavailable', status_code: 503 });
+    expect(JSON.stringify(body)).not.toMatch(/ECONNREFUSED|postgres|at .*\.js/);
+    expect((await fetch(`${server.url}/health`)).status).toBe(503);
+
+    await proxy.start(port);
+    expect((await call('/api/v2/x')).status).toBe(404);
+  });
+});

@@ -1,0 +1,82 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Config, loadConfig } from '../../src/config.js';
+import { silentLogger } from '../../src/core/log.js';
+import { type Engram, openEngram } from '../../src/engram.js';
+import { type RunningServer, startHttpServer } from '../../src/http/server.js';
+import { createTestDatabase, type Driver, type TestDatabase } from './drivers.js';
+
+export interface TestServer {
+  driver: Driver;
+  engram: Engram;
+  url: string;
+  database: TestDatabase;
+  /** A fresh API key for tenant (v2 unless said otherwise). */
+  key(tenant?: string, apiVersion?: 'v1' | 'v2'): Promise<string>;
+  /** fetch against the server with a JSON body and optional bearer key. */
+  call(
+    method: string,
+    path: string,
+    opts?: { key?: string; body?: unknown; headers?: Record<string, string> },
+  ): Promise<Reply>;
+  close(): Promise<void>;
+}
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  const dir = mkdtempSync(join(tmpdir(), 'engram-test-'));
+  return loadConfig({ ENGRAM_PORT: '0', ENGRAM_DATA_DIR: dir, ENGRAM_LOG_LEVEL: 'silent', ...overrides });
+}
+
+/** An engram with its HTTP listener on a loopback port, over a fresh database of driver. */
+export async function startTestServer(driver: Driver, env: Record<string, string> = {}): Promise<TestServer> {
+  const database = await createTestDatabase(driver);
+  const config = testConfig(env);
+  const engram = await openEngram(config, { command: 'test', log: silentLogger, db: database.db });
+  let server: RunningServer;
+  try {
+    server = await startHttpServer(engram);
+  } catch (err) {
+    await engram.close();
+    await database.drop();
+    throw err;
+  }
+  const call: TestServer['call'] = async (method, path, opts = {}) => {
+    const headers: Record<string, string> = { ...opts.headers };
+    if (opts.key) headers['authorization'] = `Bearer ${opts.key}`;
+    let body: string | undefined;
+    if (opts.body !== undefined) {
+      headers['content-type'] ??= 'application/json';
+      body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+    }
+    const res = await fetch(server.url + path, { method, headers, ...(body !== undefined ? { body } : {}) });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // leave as text
+    }
+    return { status: res.status, headers: res.headers, body: parsed };
+  };
+  return {
+    driver,
+    engram,
+    url: server.url,
+    database,
+    key: async (tenant = 'tenant-a', apiVersion = 'v2') => (await engram.keys.create(tenant, apiVersion)).key,
+    call,
+    close: async () => {
+      await server.close();
+      await engram.close();
+      await database.drop();
+      rmSync(config.dataDir, { recursive: true, force: true });
+    },
+  };
+}
