@@ -24,11 +24,12 @@ describe.each(DRIVERS)('HTTP listener and auth [%s]', (driver) => {
   });
 
   it('answers 401 without a key, with a malformed key and with an unknown key', async () => {
-    for (const headers of [
+    const variants: Record<string, string>[] = [
       {},
       { authorization: 'Basic abc' },
       { authorization: 'Bearer egm_0000000000000000_' + 'a'.repeat(43) },
-    ]) {
+    ];
+    for (const headers of variants) {
       const r = await s.call('POST', '/api/v2/memory/get', { headers, body: {} });
       expect(r.status).toBe(401);
       expect(r.body).toMatchObject({ code: 'Unauthorized', status_code: 401 });
