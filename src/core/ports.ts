@@ -84,18 +84,27 @@ export interface ExtractedEpisode {
   /** Third-person narrative of the exchange, with names and dates (<= 8000 chars). */
   episode: string;
   /** Atomic, self-contained statements ("Caroline went to an LGBTQ support group on 7 May 2023"). */
-  facts: string[];
+  facts: ExtractedFact[];
+}
+
+export interface ExtractedFact {
+  content: string;
+  /** Ids of the segment messages the fact rests on (a subset of the segment's ids). */
+  message_ids: string[];
 }
 
 export interface ExplicitInfo {
   /** Kind of fact, e.g. `preference`, `occupation`, `location`, `relationship`, `plan`, `hobby`. */
   category: string;
   description: string;
+  /** Ids of the segment messages it rests on. */
+  message_ids: string[];
 }
 
 export interface ImplicitTrait {
   trait: string;
   description: string;
+  message_ids: string[];
 }
 
 /** What one segment says about one human participant. */

@@ -1,4 +1,5 @@
 import { sql as foundation } from './0001_foundation.js';
+import { sql as memory } from './0002_memory.js';
 
 export interface Migration {
   version: number;
@@ -7,4 +8,7 @@ export interface Migration {
 }
 
 /** Ordered, append-only. Never edit a migration that has shipped: add a new one. */
-export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: 'foundation', sql: foundation }];
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: 'foundation', sql: foundation },
+  { version: 2, name: 'memory', sql: memory },
+];

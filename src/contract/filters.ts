@@ -1,0 +1,59 @@
+import { z } from 'zod';
+
+/**
+ * The filter DSL of get and search: a node holds field conditions and nested `AND` / `OR`
+ * arrays, all of which must hold. A condition is a scalar (equality) or an operator
+ * object: `{"timestamp": {"gte": 1714000000000, "lt": "2024-05-01T00:00:00Z"}}`,
+ * `{"sender_id": {"in": ["u1", "u2"]}}`, `{"OR": [{"session_id": "a"}, {"session_id": "b"}]}`.
+ * Fields: session_id, sender_id, timestamp (Unix ms or ISO 8601).
+ */
+const Scalar = z.union([z.string().min(1).max(256), z.number()]);
+const Operators = z
+  .object({
+    eq: Scalar,
+    ne: Scalar,
+    gt: Scalar,
+    gte: Scalar,
+    lt: Scalar,
+    lte: Scalar,
+    in: z.array(Scalar).min(1).max(100),
+  })
+  .partial()
+  .strict()
+  .refine(
+    (o) => Object.keys(o).length > 0,
+    'an operator object needs at least one of eq, ne, gt, gte, lt, lte, in',
+  );
+export const Condition = z.union([Scalar, Operators]);
+export type Condition = z.infer<typeof Condition>;
+
+export const FILTER_FIELDS = ['session_id', 'sender_id', 'timestamp'] as const;
+export type FilterField = (typeof FILTER_FIELDS)[number];
+
+export interface FilterNode {
+  AND?: FilterNode[] | null | undefined;
+  OR?: FilterNode[] | null | undefined;
+  session_id?: Condition | undefined;
+  sender_id?: Condition | undefined;
+  timestamp?: Condition | undefined;
+}
+
+export const FilterNode: z.ZodType<FilterNode> = z.lazy(() =>
+  z
+    .object({
+      AND: z.array(FilterNode).max(50).nullish(),
+      OR: z.array(FilterNode).max(50).nullish(),
+      session_id: Condition.optional(),
+      sender_id: Condition.optional(),
+      timestamp: Condition.optional(),
+    })
+    .strict(),
+);
+
+/** The single session a filter pins with a top-level equality, if any. */
+export function pinnedSession(node: FilterNode | null | undefined): string | undefined {
+  const c = node?.session_id;
+  if (typeof c === 'string') return c;
+  if (c && typeof c === 'object' && typeof c.eq === 'string' && Object.keys(c).length === 1) return c.eq;
+  return undefined;
+}

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { checkOwner, MemoryType, scope } from './common.js';
+import { Condition, FilterNode } from './filters.js';
+import { AgentCaseItem, AgentSkillItem, EpisodeItem, ProfileItem } from './records.js';
+
+/**
+ * POST /api/v2/memory/get. Filters come either as the `filters` tree or as top-level
+ * conditions (`session_id`, `sender_id`, `timestamp`); both are ANDed.
+ */
+export const GetInput = z
+  .object({
+    ...scope,
+    memory_type: MemoryType,
+    user_id: z.string().min(1).max(256).nullish(),
+    agent_id: z.string().min(1).max(256).nullish(),
+    page: z.number().int().min(1).default(1),
+    page_size: z.number().int().min(1).max(100).default(20),
+    sort_by: z.enum(['timestamp', 'updated_at']).default('timestamp'),
+    sort_order: z.enum(['asc', 'desc']).default('desc'),
+    with_readable_episode: z.boolean().default(false),
+    filters: FilterNode.nullish(),
+    session_id: Condition.optional(),
+    sender_id: Condition.optional(),
+    timestamp: Condition.optional(),
+  })
+  .strict()
+  .superRefine(checkOwner);
+export type GetInput = z.infer<typeof GetInput>;
+
+export const GetData = z.object({
+  episodes: z.array(EpisodeItem),
+  profiles: z.array(ProfileItem),
+  agent_cases: z.array(AgentCaseItem),
+  agent_skills: z.array(AgentSkillItem),
+  total_count: z.number().int(),
+  count: z.number().int(),
+});
+export type GetData = z.infer<typeof GetData>;

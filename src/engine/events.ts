@@ -1,0 +1,34 @@
+import { EventEmitter } from 'node:events';
+
+/**
+ * In-process notifications that a memory set changed (for MCP resource subscriptions).
+ * Emitted after the change has committed. With several processes each one sees only the
+ * changes it made itself.
+ */
+export interface MemoryChange {
+  tenantId: string;
+  appId: string;
+  projectId: string;
+  kind: 'episode' | 'profile' | 'agent_case' | 'agent_skill' | 'message';
+  /** user_id for episodes and profiles, agent_id for cases and skills, sender for messages. */
+  ownerIds: string[];
+  ids: string[];
+  action: 'created' | 'updated' | 'deleted';
+}
+
+export class MemoryEvents {
+  private readonly emitter = new EventEmitter();
+
+  constructor() {
+    this.emitter.setMaxListeners(0);
+  }
+
+  emit(change: MemoryChange): void {
+    this.emitter.emit('change', change);
+  }
+
+  on(listener: (change: MemoryChange) => void): () => void {
+    this.emitter.on('change', listener);
+    return () => this.emitter.off('change', listener);
+  }
+}

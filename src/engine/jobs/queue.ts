@@ -1,0 +1,361 @@
+import { randomBytes } from 'node:crypto';
+import type { Db, Row, Sql } from '../../core/db.js';
+import { EngramError } from '../../core/errors.js';
+import { newTaskId } from '../../core/ids.js';
+import type { Logger } from '../../core/log.js';
+
+/**
+ * The durable job queue behind every background operation, stored in the `tasks` table so
+ * it works the same on both drivers and across any number of stateless processes.
+ *
+ * - Lifecycle: queued -> processing -> success | failed; a job whose chain (a session)
+ *   already has unfinished work waits as `pending` and is promoted, in order, when the
+ *   job ahead of it finishes. So one session's work runs one job at a time, in order.
+ * - Claiming uses FOR UPDATE SKIP LOCKED with a lease that a running job renews; a job
+ *   whose process died is claimed again once its lease lapses (the embedded owner, being
+ *   the only process, re-queues them at start). Handlers must be idempotent.
+ * - Failures retry with backoff up to max_attempts, then the job fails and its chain moves on.
+ *
+ * No library: pg-boss and graphile-worker need the `pg` driver and server features
+ * (LISTEN/NOTIFY, separate schema) that the embedded PGlite store does not give them.
+ */
+export interface TaskRow extends Row {
+  tenant_id: string;
+  id: string;
+  task_type: string;
+  status: 'queued' | 'processing' | 'pending' | 'success' | 'failed';
+  app_id: string | null;
+  project_id: string | null;
+  session_id: string | null;
+  chain_key: string | null;
+  object: string | null;
+  object_id: string | null;
+  payload: Record<string, unknown>;
+  result: unknown;
+  attempts: number;
+  max_attempts: number;
+  error: string | null;
+  error_code: string | null;
+  created_at: Date | string;
+  finished_at: Date | string | null;
+}
+
+export interface EnqueueSpec {
+  tenantId: string;
+  type: string;
+  appId?: string;
+  projectId?: string;
+  sessionId?: string;
+  /** Jobs sharing a chain key run one at a time in creation order. */
+  chainKey?: string;
+  object?: string;
+  objectId?: string;
+  payload?: Record<string, unknown>;
+  maxAttempts?: number;
+}
+
+export type JobHandler = (task: TaskRow) => Promise<unknown>;
+
+/** A failure that retrying cannot fix. */
+export class PermanentJobError extends Error {
+  constructor(
+    message: string,
+    readonly code = 'JobFailed',
+  ) {
+    super(message);
+    this.name = 'PermanentJobError';
+  }
+}
+
+export interface QueueOptions {
+  concurrency: number;
+  leaseMs?: number;
+  pollMs?: number;
+  /** Backoff before retry n (1-based), in ms. */
+  backoffMs?: (attempt: number) => number;
+}
+
+const chainLock = (tx: Sql, tenantId: string, chainKey: string) =>
+  tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 7))', [`${tenantId}\u0000${chainKey}`]);
+
+export class TaskQueue {
+  readonly workerId = `w_${process.pid}_${randomBytes(4).toString('hex')}`;
+  private readonly handlers = new Map<string, JobHandler>();
+  private readonly leaseMs: number;
+  private readonly pollMs: number;
+  private readonly backoffMs: (attempt: number) => number;
+  private running = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private started = false;
+  private polling = false;
+  private readonly inflight = new Set<Promise<void>>();
+  private readonly waiters = new Map<string, Set<() => void>>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly log: Logger,
+    private readonly opts: QueueOptions,
+  ) {
+    this.leaseMs = opts.leaseMs ?? 60_000;
+    this.pollMs = opts.pollMs ?? 500;
+    this.backoffMs = opts.backoffMs ?? ((n) => Math.min(60_000, 500 * 2 ** (n - 1)));
+  }
+
+  register(type: string, handler: JobHandler): void {
+    this.handlers.set(type, handler);
+  }
+
+  /** Records a job inside the caller's transaction; it becomes visible when that commits. */
+  async enqueue(tx: Sql, spec: EnqueueSpec): Promise<{ id: string; status: 'queued' | 'pending' }> {
+    const id = newTaskId();
+    let status: 'queued' | 'pending' = 'queued';
+    if (spec.chainKey) {
+      await chainLock(tx, spec.tenantId, spec.chainKey);
+      const ahead = await tx.query(
+        `SELECT 1 FROM tasks WHERE tenant_id = $1 AND chain_key = $2
+           AND status IN ('queued', 'processing', 'pending') LIMIT 1`,
+        [spec.tenantId, spec.chainKey],
+      );
+      if (ahead.length) status = 'pending';
+    }
+    await tx.query(
+      `INSERT INTO tasks (tenant_id, id, task_type, status, app_id, project_id, session_id, chain_key,
+                          object, object_id, payload, max_attempts)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb, $12)`,
+      [
+        spec.tenantId,
+        id,
+        spec.type,
+        status,
+        spec.appId ?? null,
+        spec.projectId ?? null,
+        spec.sessionId ?? null,
+        spec.chainKey ?? null,
+        spec.object ?? null,
+        spec.objectId ?? null,
+        JSON.stringify(spec.payload ?? {}),
+        spec.maxAttempts ?? 5,
+      ],
+    );
+    return { id, status };
+  }
+
+  /** Starts polling for work. `recoverOrphans`: this process is the only worker (embedded). */
+  async start(recoverOrphans: boolean): Promise<void> {
+    if (recoverOrphans) {
+      const rows = await this.db.query(
+        `UPDATE tasks SET status = 'queued', locked_by = NULL, locked_until = NULL, updated_at = now()
+         WHERE status = 'processing' RETURNING id`,
+      );
+      if (rows.length) this.log.info('re-queued interrupted tasks', { count: rows.length });
+    }
+    this.started = true;
+    this.wake();
+  }
+
+  /** Stops claiming new work and waits for running jobs to finish. */
+  async stop(): Promise<void> {
+    this.started = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    await Promise.allSettled([...this.inflight]);
+  }
+
+  /** Polls now instead of at the next tick (after an enqueue has committed). */
+  wake(): void {
+    if (!this.started) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.poll(), 0);
+  }
+
+  private async poll(): Promise<void> {
+    if (!this.started || this.polling) return;
+    this.polling = true;
+    try {
+      while (this.started && this.running < this.opts.concurrency) {
+        const task = await this.claim();
+        if (!task) break;
+        this.launch(task);
+      }
+    } catch (err) {
+      this.log.warn('task poll failed', { err });
+    } finally {
+      this.polling = false;
+      if (this.started) {
+        if (this.timer) clearTimeout(this.timer);
+        this.timer = setTimeout(() => void this.poll(), this.pollMs);
+      }
+    }
+  }
+
+  private async claim(taskId?: { tenantId: string; id: string }): Promise<TaskRow | undefined> {
+    const params: unknown[] = [this.workerId, this.leaseMs];
+    let pick = `SELECT tenant_id, id FROM tasks
+      WHERE (status = 'queued' AND run_after <= now()) OR (status = 'processing' AND locked_until < now())
+      ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED`;
+    if (taskId) {
+      params.push(taskId.tenantId, taskId.id);
+      pick = `SELECT tenant_id, id FROM tasks WHERE tenant_id = $3 AND id = $4 AND status = 'queued' AND run_after <= now()
+        FOR UPDATE SKIP LOCKED`;
+    }
+    const rows = await this.db.query<TaskRow>(
+      `UPDATE tasks SET status = 'processing', attempts = attempts + 1, locked_by = $1,
+              locked_until = now() + make_interval(secs => $2::int / 1000.0),
+              started_at = coalesce(started_at, now()), updated_at = now()
+       WHERE (tenant_id, id) IN (${pick})
+       RETURNING *`,
+      params,
+    );
+    return rows[0];
+  }
+
+  private launch(task: TaskRow): Promise<void> {
+    this.running++;
+    const p = this.execute(task).finally(() => {
+      this.running--;
+      this.inflight.delete(p);
+      this.wake();
+    });
+    this.inflight.add(p);
+    return p;
+  }
+
+  private async execute(task: TaskRow): Promise<void> {
+    const handler = this.handlers.get(task.task_type);
+    const heartbeat = setInterval(
+      () =>
+        void this.db
+          .query(
+            `UPDATE tasks SET locked_until = now() + make_interval(secs => $3::int / 1000.0)
+             WHERE tenant_id = $1 AND id = $2 AND locked_by = $4`,
+            [task.tenant_id, task.id, this.leaseMs, this.workerId],
+          )
+          .catch(() => {}),
+      Math.max(1000, this.leaseMs / 3),
+    );
+    try {
+      if (!handler) throw new PermanentJobError(`no handler for task type ${task.task_type}`);
+      const result = await handler(task);
+      await this.finish(task, 'success', { result });
+    } catch (err) {
+      const permanent = err instanceof PermanentJobError || (err instanceof EngramError && err.status < 500);
+      const message = err instanceof Error ? err.message : String(err);
+      if (!permanent && task.attempts < task.max_attempts) {
+        this.log.warn('task failed, will retry', {
+          task: task.id,
+          type: task.task_type,
+          attempt: task.attempts,
+          err,
+        });
+        await this.db
+          .query(
+            `UPDATE tasks SET status = 'queued', locked_by = NULL, locked_until = NULL, error = $3,
+                    run_after = now() + make_interval(secs => $4::int / 1000.0), updated_at = now()
+             WHERE tenant_id = $1 AND id = $2 AND locked_by = $5`,
+            [task.tenant_id, task.id, message.slice(0, 2000), this.backoffMs(task.attempts), this.workerId],
+          )
+          .catch((e) => this.log.error('could not re-queue task', { task: task.id, err: e }));
+      } else {
+        this.log.error('task failed', { task: task.id, type: task.task_type, err });
+        const code =
+          err instanceof PermanentJobError ? err.code : err instanceof EngramError ? err.code : 'JobFailed';
+        await this.finish(task, 'failed', { error: message.slice(0, 2000), errorCode: code }).catch((e) =>
+          this.log.error('could not record task failure', { task: task.id, err: e }),
+        );
+      }
+    } finally {
+      clearInterval(heartbeat);
+    }
+  }
+
+  private async finish(
+    task: TaskRow,
+    status: 'success' | 'failed',
+    out: { result?: unknown; error?: string; errorCode?: string },
+  ): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      if (task.chain_key) await chainLock(tx, task.tenant_id, task.chain_key);
+      const done = await tx.query(
+        `UPDATE tasks SET status = $3, result = $4::jsonb, error = $5, error_code = $6, finished_at = now(),
+                locked_by = NULL, locked_until = NULL, updated_at = now()
+         WHERE tenant_id = $1 AND id = $2 AND locked_by = $7 RETURNING id`,
+        [
+          task.tenant_id,
+          task.id,
+          status,
+          out.result === undefined ? null : JSON.stringify(out.result),
+          status === 'failed' ? (out.error ?? null) : null,
+          out.errorCode ?? null,
+          this.workerId,
+        ],
+      );
+      if (done.length && task.chain_key)
+        await tx.query(
+          `UPDATE tasks SET status = 'queued', updated_at = now()
+           WHERE (tenant_id, id) IN (
+             SELECT tenant_id, id FROM tasks WHERE tenant_id = $1 AND chain_key = $2 AND status = 'pending'
+             ORDER BY seq LIMIT 1)`,
+          [task.tenant_id, task.chain_key],
+        );
+    });
+    for (const notify of this.waiters.get(task.id) ?? []) notify();
+  }
+
+  /**
+   * Runs a job in this process now if it is runnable, else waits (up to timeoutMs) for
+   * whichever worker gets it. Returns the job's row as it stands at the end.
+   */
+  async runOrWait(tenantId: string, id: string, timeoutMs: number): Promise<TaskRow | undefined> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const claimed = await this.claim({ tenantId, id });
+      if (claimed) await this.launch(claimed);
+      const row = await this.get(tenantId, id);
+      if (!row || row.status === 'success' || row.status === 'failed') return row;
+      const left = deadline - Date.now();
+      if (left <= 0) return row;
+      await new Promise<void>((resolve) => {
+        const set = this.waiters.get(id) ?? new Set();
+        this.waiters.set(id, set);
+        const done = () => {
+          clearTimeout(t);
+          set.delete(done);
+          if (!set.size) this.waiters.delete(id);
+          resolve();
+        };
+        const t = setTimeout(done, Math.min(left, 200));
+        set.add(done);
+      });
+    }
+  }
+
+  async get(tenantId: string, id: string): Promise<TaskRow | undefined> {
+    const rows = await this.db.query<TaskRow>('SELECT * FROM tasks WHERE tenant_id = $1 AND id = $2', [
+      tenantId,
+      id,
+    ]);
+    return rows[0];
+  }
+
+  /** Runs every runnable job to completion (tests, CLI). */
+  async drain(timeoutMs = 60_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const task = await this.claim();
+      if (task) {
+        await this.launch(task);
+        continue;
+      }
+      if (this.inflight.size) {
+        await Promise.race([...this.inflight]);
+        continue;
+      }
+      const left = await this.db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM tasks WHERE status IN ('queued', 'processing', 'pending') AND run_after <= now()`,
+      );
+      if (!left[0]?.n) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error('drain timed out');
+  }
+}

@@ -1,0 +1,36 @@
+import type { Db } from '../../core/db.js';
+import type { Logger } from '../../core/log.js';
+import type { Embedder, Extractor } from '../../core/ports.js';
+import type { MemoryEvents } from '../events.js';
+import type { TaskQueue } from '../jobs/queue.js';
+import type { BoundaryRules } from './boundary.js';
+
+/** What the memory engine is built from; the composition root provides it. */
+export interface MemoryDeps {
+  db: Db;
+  queue: TaskQueue;
+  extractor: Extractor;
+  embedder: Embedder;
+  events: MemoryEvents;
+  log: Logger;
+  rules: BoundaryRules;
+  /** How long a synchronous add or flush waits for its work before answering. */
+  syncWaitMs: number;
+}
+
+/** Who is asking: every operation is confined to the tenant. */
+export interface Ctx {
+  tenantId: string;
+  keyId?: string;
+}
+
+export interface Scope {
+  appId: string;
+  projectId: string;
+}
+
+/** Jobs of one session run one at a time, in order. */
+export const sessionChain = (s: Scope, sessionId: string) =>
+  `session\u0000${s.appId}\u0000${s.projectId}\u0000${sessionId}`;
+export const agentChain = (s: Scope, agentId: string) =>
+  `agent\u0000${s.appId}\u0000${s.projectId}\u0000${agentId}`;

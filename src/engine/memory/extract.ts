@@ -1,0 +1,223 @@
+import type { ProfileData } from '../../contract/records.js';
+import type { Sql } from '../../core/db.js';
+import { newId } from '../../core/ids.js';
+import type { Extraction, SegmentMessage } from '../../core/ports.js';
+import { agentChain, type Ctx, type MemoryDeps, type Scope } from './deps.js';
+import { segmentMessages, toSegmentMessage } from './messages.js';
+import { emptyProfile, mergeProfile } from './profile.js';
+
+/** pgvector's text form of a vector. */
+export const vectorText = (v: readonly number[]) => `[${v.join(',')}]`;
+
+export const episodeEmbeddingText = (e: { subject: string; summary: string; episode: string }) =>
+  `${e.subject}\n${e.summary}\n${e.episode}`.slice(0, 4000);
+export const caseEmbeddingText = (c: { task_intent: string; approach: string }) =>
+  `${c.task_intent}\n${c.approach}`;
+
+/**
+ * Extracts one segment into memory: the episode with its atomic facts, each human's
+ * profile, and an agent case per tool-using assistant. The model (or offline extractor)
+ * and the embedder run outside any transaction; the writes commit together with the
+ * segment's messages turning `extracted`, so a retried job never writes twice.
+ * Returns false when the segment was already extracted.
+ */
+export async function extractSegment(
+  deps: MemoryDeps,
+  ctx: Ctx,
+  scope: Scope,
+  segmentId: string,
+): Promise<boolean> {
+  const rows = await segmentMessages(deps.db, ctx.tenantId, segmentId);
+  const pending = rows.filter((r) => r.state === 'segmented');
+  if (!pending.length) return false;
+  const segment = pending.map(toSegmentMessage);
+  const humans = distinct(segment.filter((m) => m.role === 'user').map((m) => m.sender_id));
+  const agents = distinct(segment.filter((m) => m.role === 'assistant').map((m) => m.sender_id));
+  const extraction = await deps.extractor.extract(segment, { humans, agents });
+  const vectors = await deps.embedder.embed([
+    episodeEmbeddingText(extraction.episode),
+    ...extraction.episode.facts.map((f) => f.content),
+    ...extraction.cases.map(caseEmbeddingText),
+  ]);
+
+  const written = await deps.db.transaction(async (tx) => {
+    const still = await tx.query(
+      `SELECT id FROM messages WHERE tenant_id = $1 AND segment_id = $2 AND state = 'segmented' FOR UPDATE`,
+      [ctx.tenantId, segmentId],
+    );
+    if (!still.length) return undefined;
+    const ids = await writeExtraction(tx, deps, ctx, scope, segmentId, segment, humans, extraction, vectors);
+    await tx.query(
+      `UPDATE messages SET state = 'extracted' WHERE tenant_id = $1 AND segment_id = $2 AND state = 'segmented'`,
+      [ctx.tenantId, segmentId],
+    );
+    const casesByAgent = new Set(extraction.cases.map((c) => c.agent_id));
+    for (const agentId of casesByAgent)
+      await deps.queue.enqueue(tx, {
+        tenantId: ctx.tenantId,
+        type: 'memory.skill',
+        appId: scope.appId,
+        projectId: scope.projectId,
+        chainKey: agentChain(scope, agentId),
+        object: 'agent',
+        objectId: agentId,
+        payload: { agent_id: agentId },
+      });
+    return ids;
+  });
+  if (!written) return false;
+  const base = {
+    tenantId: ctx.tenantId,
+    appId: scope.appId,
+    projectId: scope.projectId,
+    action: 'created' as const,
+  };
+  deps.events.emit({ ...base, kind: 'episode', ownerIds: humans, ids: [written.episodeId] });
+  for (const p of written.profiles)
+    deps.events.emit({ ...base, kind: 'profile', ownerIds: [p.userId], ids: [p.id], action: 'updated' });
+  for (const c of written.cases)
+    deps.events.emit({ ...base, kind: 'agent_case', ownerIds: [c.agentId], ids: [c.id] });
+  deps.queue.wake();
+  return true;
+}
+
+async function writeExtraction(
+  tx: Sql,
+  deps: MemoryDeps,
+  ctx: Ctx,
+  scope: Scope,
+  segmentId: string,
+  segment: SegmentMessage[],
+  humans: string[],
+  x: Extraction,
+  vectors: number[][],
+) {
+  const first = segment[0]!;
+  const sessionId = first.session_id;
+  const ts = first.timestamp;
+  const hasTools = segment.some((m) => m.tool_calls?.length || m.role === 'tool');
+  const episodeId = newId();
+  const ownerJson = JSON.stringify(humans);
+  const allIds = segment.map((m) => m.id);
+  let v = 0;
+  await tx.query(
+    `INSERT INTO episodes (tenant_id, id, app_id, project_id, session_id, segment_id, owner_ids, sender_ids, ts,
+                           subject, summary, episode, type, source_message_ids, embedding)
+     VALUES ($1, $2, $3, $4, $5, $6, ARRAY(SELECT jsonb_array_elements_text($7::jsonb)),
+             ARRAY(SELECT jsonb_array_elements_text($8::jsonb)), $9, $10, $11, $12, $13, $14::jsonb, $15::vector)`,
+    [
+      ctx.tenantId,
+      episodeId,
+      scope.appId,
+      scope.projectId,
+      sessionId,
+      segmentId,
+      ownerJson,
+      JSON.stringify(distinct(segment.map((m) => m.sender_id))),
+      ts,
+      x.episode.subject,
+      x.episode.summary,
+      x.episode.episode,
+      hasTools ? 'AgentConversation' : 'Conversation',
+      JSON.stringify(allIds),
+      vectorText(vectors[v++]!),
+    ],
+  );
+  const byId = new Map(segment.map((m) => [m.id, m]));
+  for (const fact of x.episode.facts) {
+    const sources = fact.message_ids.filter((id) => byId.has(id));
+    const factTs = sources.length ? Math.min(...sources.map((id) => byId.get(id)!.timestamp)) : ts;
+    await tx.query(
+      `INSERT INTO atomic_facts (tenant_id, id, episode_id, app_id, project_id, session_id, owner_ids, ts, content,
+                                 source_message_ids, embedding)
+       VALUES ($1, $2, $3, $4, $5, $6, ARRAY(SELECT jsonb_array_elements_text($7::jsonb)), $8, $9, $10::jsonb, $11::vector)`,
+      [
+        ctx.tenantId,
+        newId(),
+        episodeId,
+        scope.appId,
+        scope.projectId,
+        sessionId,
+        ownerJson,
+        factTs,
+        fact.content,
+        JSON.stringify(sources.length ? sources : allIds),
+        vectorText(vectors[v++]!),
+      ],
+    );
+  }
+  const cases: { id: string; agentId: string }[] = [];
+  for (const c of x.cases) {
+    const id = newId();
+    cases.push({ id, agentId: c.agent_id });
+    const sources = segment
+      .filter((m) => m.sender_id === c.agent_id || m.role !== 'assistant')
+      .map((m) => m.id);
+    await tx.query(
+      `INSERT INTO agent_cases (tenant_id, id, app_id, project_id, agent_id, session_id, segment_id, ts, task_intent,
+                                approach, quality_score, key_insight, source_message_ids, embedding)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::jsonb, $14::vector)`,
+      [
+        ctx.tenantId,
+        id,
+        scope.appId,
+        scope.projectId,
+        c.agent_id,
+        sessionId,
+        segmentId,
+        ts,
+        c.task_intent,
+        c.approach,
+        c.quality_score,
+        c.key_insight,
+        JSON.stringify(sources),
+        vectorText(vectors[v++]!),
+      ],
+    );
+  }
+  const profiles: { id: string; userId: string }[] = [];
+  const now = new Date().toISOString();
+  for (const obs of x.profiles) {
+    if (!humans.includes(obs.user_id) || (!obs.explicit_info.length && !obs.implicit_traits.length)) continue;
+    profiles.push({
+      id: await upsertProfile(tx, ctx, scope, obs.user_id, (p) => mergeProfile(p, obs, now)),
+      userId: obs.user_id,
+    });
+  }
+  return { episodeId, cases, profiles };
+}
+
+/** Read-modify-write of one user's profile under a lock on that user. Returns the profile id. */
+export async function upsertProfile(
+  tx: Sql,
+  ctx: Ctx,
+  scope: Scope,
+  userId: string,
+  change: (p: ProfileData) => ProfileData,
+): Promise<string> {
+  await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 11))', [
+    `${ctx.tenantId}\u0000${scope.appId}\u0000${scope.projectId}\u0000${userId}`,
+  ]);
+  const rows = await tx.query<{ id: string; profile_data: ProfileData }>(
+    `SELECT id, profile_data FROM profiles
+     WHERE tenant_id = $1 AND app_id = $2 AND project_id = $3 AND user_id = $4 AND deleted_at IS NULL`,
+    [ctx.tenantId, scope.appId, scope.projectId, userId],
+  );
+  const existing = rows[0];
+  const next = change(existing?.profile_data ?? emptyProfile());
+  if (existing) {
+    await tx.query(
+      `UPDATE profiles SET profile_data = $3::jsonb, updated_at = now() WHERE tenant_id = $1 AND id = $2`,
+      [ctx.tenantId, existing.id, JSON.stringify(next)],
+    );
+    return existing.id;
+  }
+  const id = newId();
+  await tx.query(
+    `INSERT INTO profiles (tenant_id, id, app_id, project_id, user_id, profile_data) VALUES ($1, $2, $3, $4, $5, $6::jsonb)`,
+    [ctx.tenantId, id, scope.appId, scope.projectId, userId, JSON.stringify(next)],
+  );
+  return id;
+}
+
+const distinct = (xs: string[]) => [...new Set(xs)];

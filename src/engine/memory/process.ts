@@ -1,0 +1,61 @@
+import { newId } from '../../core/ids.js';
+import type { TaskRow } from '../jobs/queue.js';
+import { cutSegments } from './boundary.js';
+import type { Ctx, MemoryDeps, Scope } from './deps.js';
+import { extractSegment } from './extract.js';
+import { sessionMessages, toSegmentMessage } from './messages.js';
+
+/**
+ * The `memory.process` job, one per add or flush, run in order per session:
+ * 1. the messages it brought move from `queued` into the session buffer;
+ * 2. the buffer is cut at extraction boundaries (everything, on flush);
+ * 3. every cut segment of the session not yet extracted is extracted.
+ * Each step is idempotent, so a job interrupted anywhere is simply run again.
+ */
+export interface ProcessResult {
+  segments: number;
+  extracted: number;
+}
+
+export async function processSession(deps: MemoryDeps, task: TaskRow): Promise<ProcessResult> {
+  const ctx: Ctx = { tenantId: task.tenant_id };
+  const scope: Scope = { appId: task.app_id ?? 'default', projectId: task.project_id ?? 'default' };
+  const sessionId = task.session_id!;
+  const flush = task.payload['flush'] === true;
+
+  await deps.db.query(
+    `UPDATE messages SET state = 'buffered'
+     WHERE tenant_id = $1 AND app_id = $2 AND project_id = $3 AND session_id = $4 AND state = 'queued'
+       AND (task_id = $5 OR task_id IN (SELECT id FROM tasks WHERE tenant_id = $1 AND status IN ('success', 'failed')))`,
+    [ctx.tenantId, scope.appId, scope.projectId, sessionId, task.id],
+  );
+
+  const buffered = await sessionMessages(deps.db, ctx.tenantId, scope, sessionId, 'buffered');
+  const firstNew = buffered.findIndex((m) => m.task_id === task.id);
+  const { segments } = await cutSegments(
+    buffered.map(toSegmentMessage),
+    deps.rules,
+    (buf, next) => deps.extractor.isTopicShift(buf, next),
+    { flush, firstNew: firstNew === -1 ? buffered.length : firstNew },
+  );
+  if (segments.length)
+    await deps.db.transaction(async (tx) => {
+      for (const seg of segments)
+        await tx.query(
+          `UPDATE messages SET state = 'segmented', segment_id = $2
+           WHERE tenant_id = $1 AND state = 'buffered' AND id IN (SELECT jsonb_array_elements_text($3::jsonb))`,
+          [ctx.tenantId, newId(), JSON.stringify(seg.map((m) => m.id))],
+        );
+    });
+
+  const open = await deps.db.query<{ segment_id: string }>(
+    `SELECT segment_id FROM messages
+     WHERE tenant_id = $1 AND app_id = $2 AND project_id = $3 AND session_id = $4 AND state = 'segmented'
+       AND deleted_at IS NULL
+     GROUP BY segment_id ORDER BY min(seq)`,
+    [ctx.tenantId, scope.appId, scope.projectId, sessionId],
+  );
+  let extracted = 0;
+  for (const { segment_id } of open) if (await extractSegment(deps, ctx, scope, segment_id)) extracted++;
+  return { segments: segments.length, extracted };
+}

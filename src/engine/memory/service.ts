@@ -1,0 +1,139 @@
+import type { GetData, GetInput } from '../../contract/memory-read.js';
+import type {
+  AddData,
+  AddInput,
+  DeleteByIdsData,
+  DeleteByIdsInput,
+  DeleteData,
+  DeleteInput,
+  FeedbackInput,
+  FlushData,
+  FlushInput,
+  UpdateData,
+  UpdateInput,
+} from '../../contract/memory-write.js';
+import { EngramError } from '../../core/errors.js';
+import type { TaskRow } from '../jobs/queue.js';
+import { deleteByScope, deleteEpisodesByIds } from './delete.js';
+import { type Ctx, type MemoryDeps, type Scope, sessionChain } from './deps.js';
+import { storeFeedback } from './feedback.js';
+import { insertMessages } from './messages.js';
+import { type ProcessResult, processSession } from './process.js';
+import { getMemories } from './read.js';
+import { consolidateSkills } from './skills.js';
+import { refreshEpisode, updateEpisode } from './update.js';
+
+/**
+ * The conversation-memory operations. Every acknowledged message is committed (with the
+ * job that will process it) before add answers; processing then runs in this request
+ * (synchronous add and flush) or in the background (async add).
+ */
+export class MemoryService {
+  constructor(private readonly deps: MemoryDeps) {
+    deps.queue.register('memory.process', (t) => processSession(deps, t));
+    deps.queue.register('memory.skill', (t) => consolidateSkills(deps, t));
+    deps.queue.register('memory.refresh', (t) => refreshEpisode(deps, t));
+  }
+
+  async add(ctx: Ctx, input: AddInput): Promise<{ httpStatus: 200 | 202; data: AddData }> {
+    const scope: Scope = { appId: input.app_id, projectId: input.project_id };
+    const { task, messageIds } = await this.deps.db.transaction(async (tx) => {
+      const task = await this.deps.queue.enqueue(tx, {
+        tenantId: ctx.tenantId,
+        type: 'memory.process',
+        appId: scope.appId,
+        projectId: scope.projectId,
+        sessionId: input.session_id,
+        chainKey: sessionChain(scope, input.session_id),
+        object: 'session',
+        objectId: input.session_id,
+        payload: { message_count: input.messages.length, async: input.async_mode },
+      });
+      const messageIds = await insertMessages(
+        tx,
+        ctx.tenantId,
+        scope,
+        input.session_id,
+        input.messages,
+        task.id,
+      );
+      return { task, messageIds };
+    });
+    this.deps.events.emit({
+      tenantId: ctx.tenantId,
+      appId: scope.appId,
+      projectId: scope.projectId,
+      kind: 'message',
+      ownerIds: [...new Set(input.messages.map((m) => m.sender_id))],
+      ids: messageIds,
+      action: 'created',
+    });
+    const base = { message_count: input.messages.length, message_ids: messageIds };
+    if (input.async_mode) {
+      this.deps.queue.wake();
+      return { httpStatus: 202, data: { ...base, status: 'queued', task_id: task.id } };
+    }
+    const result = await this.runNow(ctx, task.id);
+    return {
+      httpStatus: 200,
+      data: { ...base, status: result && result.segments > 0 ? 'extracted' : 'accumulated' },
+    };
+  }
+
+  async flush(ctx: Ctx, input: FlushInput): Promise<FlushData> {
+    const scope: Scope = { appId: input.app_id, projectId: input.project_id };
+    const task = await this.deps.db.transaction((tx) =>
+      this.deps.queue.enqueue(tx, {
+        tenantId: ctx.tenantId,
+        type: 'memory.process',
+        appId: scope.appId,
+        projectId: scope.projectId,
+        sessionId: input.session_id,
+        chainKey: sessionChain(scope, input.session_id),
+        object: 'session',
+        objectId: input.session_id,
+        payload: { flush: true },
+      }),
+    );
+    const result = await this.runNow(ctx, task.id);
+    return { status: result && result.extracted > 0 ? 'extracted' : 'no_extraction' };
+  }
+
+  /** Runs a just-enqueued job here (or waits for the worker that has it), bounded by syncWaitMs. */
+  private async runNow(ctx: Ctx, taskId: string): Promise<ProcessResult | undefined> {
+    const row: TaskRow | undefined = await this.deps.queue.runOrWait(
+      ctx.tenantId,
+      taskId,
+      this.deps.syncWaitMs,
+    );
+    if (row?.status === 'failed')
+      throw new EngramError(
+        'ServiceUnavailable',
+        `processing failed: ${row.error ?? 'unknown error'}; the messages are stored`,
+        {
+          retryAfter: 5,
+        },
+      );
+    return row?.status === 'success' ? (row.result as ProcessResult) : undefined;
+  }
+
+  get(ctx: Ctx, input: GetInput): Promise<GetData> {
+    return getMemories(this.deps.db, ctx, input);
+  }
+
+  update(ctx: Ctx, input: UpdateInput): Promise<UpdateData> {
+    return updateEpisode(this.deps, ctx, input);
+  }
+
+  delete(ctx: Ctx, input: DeleteInput): Promise<DeleteData> {
+    return deleteByScope(this.deps, ctx, input);
+  }
+
+  deleteByIds(ctx: Ctx, input: DeleteByIdsInput): Promise<DeleteByIdsData> {
+    return deleteEpisodesByIds(this.deps, ctx, input);
+  }
+
+  feedback(ctx: Ctx, input: FeedbackInput): Promise<{ id: string }> {
+    return storeFeedback(this.deps, ctx, input);
+  }
+}

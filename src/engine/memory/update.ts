@@ -1,0 +1,139 @@
+import type { UpdateData, UpdateInput } from '../../contract/memory-write.js';
+import { notFound } from '../../core/errors.js';
+import { newId } from '../../core/ids.js';
+import type { TaskRow } from '../jobs/queue.js';
+import { leadSentences, sentences } from '../text.js';
+import type { Ctx, MemoryDeps } from './deps.js';
+import { episodeEmbeddingText, vectorText } from './extract.js';
+import { factsFor } from './read.js';
+import { EPISODE_COLUMNS, type EpisodeRow, episodeItem } from './serialize.js';
+
+/**
+ * update: rewrites an episode's narrative, summary or subject. The new text is embedded
+ * and indexed before the answer (the full-text index is a generated column); the facts
+ * derived from the narrative are refreshed by a background `memory.refresh` job, after
+ * which reflect_state turns from `pending` to `done`. A patch equal to what is stored
+ * writes nothing and answers `unchanged: true`. Extraction never rewrites an existing
+ * episode, so the edit survives later consolidation.
+ */
+export async function updateEpisode(deps: MemoryDeps, ctx: Ctx, input: UpdateInput): Promise<UpdateData> {
+  const current = await loadEpisode(deps, ctx, input.memory_id);
+  const patch = {
+    episode: input.patch.episode ?? current.episode,
+    subject: input.patch.subject ?? current.subject,
+    summary: input.patch.summary ?? current.summary,
+  };
+  const narrativeChanged = patch.episode !== current.episode;
+  // A new narrative without a new summary gets a summary regenerated from it.
+  if (narrativeChanged && input.patch.summary == null) patch.summary = leadSentences(patch.episode, 300);
+  if (!narrativeChanged && patch.subject === current.subject && patch.summary === current.summary) {
+    const facts = await factsFor(deps.db, ctx, [current.id]);
+    return { ...episodeItem(current, facts.get(current.id) ?? []), unchanged: true };
+  }
+  const [vec] = await deps.embedder.embed([episodeEmbeddingText(patch)]);
+  await deps.db.transaction(async (tx) => {
+    await tx.query(
+      `UPDATE episodes SET episode = $3, subject = $4, summary = $5, embedding = $6::vector, edited_at = now(),
+              reflect_state = CASE WHEN $7::boolean THEN 'pending' ELSE coalesce(reflect_state, 'done') END,
+              updated_at = now()
+       WHERE tenant_id = $1 AND id = $2`,
+      [
+        ctx.tenantId,
+        current.id,
+        patch.episode,
+        patch.subject,
+        patch.summary,
+        vectorText(vec!),
+        narrativeChanged,
+      ],
+    );
+    if (narrativeChanged)
+      await deps.queue.enqueue(tx, {
+        tenantId: ctx.tenantId,
+        type: 'memory.refresh',
+        appId: current.app_id,
+        projectId: current.project_id,
+        chainKey: `episode\u0000${current.id}`,
+        object: 'episode',
+        objectId: current.id,
+        payload: { episode_id: current.id },
+      });
+  });
+  deps.queue.wake();
+  deps.events.emit({
+    tenantId: ctx.tenantId,
+    appId: current.app_id,
+    projectId: current.project_id,
+    kind: 'episode',
+    ownerIds: current.owner_ids,
+    ids: [current.id],
+    action: 'updated',
+  });
+  const updated = await loadEpisode(deps, ctx, current.id);
+  const facts = await factsFor(deps.db, ctx, [current.id]);
+  return { ...episodeItem(updated, facts.get(current.id) ?? []), unchanged: false };
+}
+
+async function loadEpisode(deps: MemoryDeps, ctx: Ctx, id: string): Promise<EpisodeRow> {
+  const rows = await deps.db.query<EpisodeRow>(
+    `SELECT ${EPISODE_COLUMNS} FROM episodes WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL`,
+    [ctx.tenantId, id.toLowerCase()],
+  );
+  if (!rows[0]) throw notFound(`episode ${id} not found`);
+  return rows[0];
+}
+
+/**
+ * The `memory.refresh` job: after a hand edit, the episode's atomic facts are re-derived
+ * from the new narrative (one fact per sentence, keeping the episode's provenance), then
+ * reflect_state becomes `done`.
+ */
+export async function refreshEpisode(deps: MemoryDeps, task: TaskRow): Promise<{ facts: number }> {
+  const ctx: Ctx = { tenantId: task.tenant_id };
+  const id = String(task.payload['episode_id']);
+  const rows = await deps.db.query<EpisodeRow>(
+    `SELECT ${EPISODE_COLUMNS} FROM episodes WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL`,
+    [ctx.tenantId, id],
+  );
+  const ep = rows[0];
+  if (!ep) return { facts: 0 };
+  const facts = sentences(ep.episode)
+    .filter((s) => s.split(/\s+/).length >= 3)
+    .slice(0, 100);
+  const vectors = facts.length ? await deps.embedder.embed(facts) : [];
+  await deps.db.transaction(async (tx) => {
+    const still = await tx.query<{ episode: string }>(
+      'SELECT episode FROM episodes WHERE tenant_id = $1 AND id = $2 FOR UPDATE',
+      [ctx.tenantId, id],
+    );
+    if (still[0]?.episode !== ep.episode) return; // edited again meanwhile: the next refresh handles it
+    await tx.query(
+      'UPDATE atomic_facts SET deleted_at = now() WHERE tenant_id = $1 AND episode_id = $2 AND deleted_at IS NULL',
+      [ctx.tenantId, id],
+    );
+    for (const [i, content] of facts.entries())
+      await tx.query(
+        `INSERT INTO atomic_facts (tenant_id, id, episode_id, app_id, project_id, session_id, owner_ids, ts, content,
+                                   source_message_ids, embedding)
+         VALUES ($1, $2, $3, $4, $5, $6, ARRAY(SELECT jsonb_array_elements_text($7::jsonb)), $8, $9, $10::jsonb, $11::vector)`,
+        [
+          ctx.tenantId,
+          newId(),
+          id,
+          ep.app_id,
+          ep.project_id,
+          ep.session_id,
+          JSON.stringify(ep.owner_ids),
+          ep.ts,
+          content,
+          JSON.stringify(ep.source_message_ids),
+          vectorText(vectors[i]!),
+        ],
+      );
+    await tx.query(`UPDATE episodes SET reflect_state = 'done' WHERE tenant_id = $1 AND id = $2`, [
+      ctx.tenantId,
+      id,
+    ]);
+  });
+  return { facts: facts.length };
+}
