@@ -2,7 +2,15 @@ import { join } from 'node:path';
 import type { Config } from './config.js';
 import type { Db } from './core/db.js';
 import type { Logger } from './core/log.js';
+import type { Embedder, Extractor, Llm } from './core/ports.js';
+import { MemoryEvents } from './engine/events.js';
+import { TaskQueue } from './engine/jobs/queue.js';
 import { KeyService } from './engine/keys.js';
+import { MemoryService } from './engine/memory/service.js';
+import { TaskService } from './engine/tasks.js';
+import { createEmbedder } from './providers/embeddings/index.js';
+import { createLlm, LlmExtractor } from './providers/llm/index.js';
+import { OfflineExtractor } from './providers/offline/index.js';
 import { acquireLock, type DataDirLock } from './store/lock.js';
 import { migrate } from './store/migrate.js';
 import { openPglite } from './store/pglite.js';
@@ -10,15 +18,23 @@ import { openPostgres } from './store/postgres.js';
 import { VERSION } from './version.js';
 
 /**
- * The composition root: opens the store, runs migrations and wires the engine's services.
- * Transports (HTTP, MCP, CLI) receive an Engram and never build these parts themselves.
+ * The composition root: opens the store, runs migrations, picks the providers from
+ * configuration and wires the engine's services. Transports (HTTP, MCP, CLI) receive an
+ * Engram and never build these parts themselves.
  */
 export interface Engram {
   readonly version: string;
   readonly config: Config;
   readonly db: Db;
-  readonly keys: KeyService;
   readonly log: Logger;
+  readonly keys: KeyService;
+  readonly memory: MemoryService;
+  readonly tasks: TaskService;
+  readonly queue: TaskQueue;
+  readonly events: MemoryEvents;
+  readonly extractor: Extractor;
+  readonly embedder: Embedder;
+  readonly llm: Llm | undefined;
   /** Present when this process owns an embedded data directory. */
   readonly lock: DataDirLock | undefined;
   close(): Promise<void>;
@@ -30,6 +46,10 @@ export interface OpenOptions {
   log: Logger;
   /** Use an already-open database (tests); the caller keeps ownership of it. */
   db?: Db;
+  /** Run background jobs in this process (default: config.workers). */
+  workers?: boolean;
+  /** Override the providers chosen from configuration (tests, benchmarks). */
+  embedder?: Embedder;
 }
 
 export async function openStore(config: Config, command: string): Promise<{ db: Db; lock?: DataDirLock }> {
@@ -44,30 +64,64 @@ export async function openStore(config: Config, command: string): Promise<{ db: 
 }
 
 export async function openEngram(config: Config, opts: OpenOptions): Promise<Engram> {
-  const store = opts.db ? { db: opts.db, lock: undefined } : await openStore(config, opts.command);
-  const { db, lock } = store;
+  const { db, lock } = opts.db ? { db: opts.db, lock: undefined } : await openStore(config, opts.command);
+  const closeStore = async () => {
+    if (!opts.db) await db.close().catch(() => {});
+    lock?.release();
+  };
   try {
     const applied = await migrate(db);
     if (applied.length) opts.log.info('migrations applied', { versions: applied });
   } catch (err) {
-    if (!opts.db) await db.close().catch(() => {});
-    lock?.release();
+    await closeStore();
     throw err;
   }
-  const keys = new KeyService(db);
+  const log = opts.log;
+  const llm = createLlm(config, log);
+  const extractor: Extractor = llm ? new LlmExtractor(llm, { logger: log }) : new OfflineExtractor();
+  const embedder = opts.embedder ?? createEmbedder(config);
+  const events = new MemoryEvents();
+  const queue = new TaskQueue(db, log, {
+    concurrency: config.workerConcurrency,
+    leaseMs: config.taskLeaseMs,
+    maxAttempts: config.taskMaxAttempts,
+  });
+  const memory = new MemoryService({
+    db,
+    queue,
+    extractor,
+    embedder,
+    events,
+    log,
+    syncWaitMs: config.syncWaitMs,
+    rules: {
+      gapMs: config.boundaryGapMinutes * 60_000,
+      maxMessages: config.boundaryMaxMessages,
+      maxTokens: config.boundaryMaxTokens,
+      minMessagesBeforeShift: 4,
+    },
+  });
+  if (opts.workers ?? config.workers) await queue.start(lock !== undefined);
   let closed = false;
   return {
     version: VERSION,
     config,
     db,
-    keys,
-    log: opts.log,
+    log,
+    keys: new KeyService(db),
+    memory,
+    tasks: new TaskService(db),
+    queue,
+    events,
+    extractor,
+    embedder,
+    llm,
     lock,
     async close() {
       if (closed) return;
       closed = true;
-      if (!opts.db) await db.close();
-      lock?.release();
+      await queue.stop();
+      await closeStore();
     },
   };
 }

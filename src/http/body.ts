@@ -14,6 +14,11 @@ export async function parseBody<S extends z.ZodType>(c: Context, schema: S): Pro
       issues: [{ loc: ['body'], msg: 'request body is not valid JSON', type: 'json_invalid' }],
     });
   }
+  // PostgreSQL text cannot hold NUL: refuse it up front rather than fail on write.
+  if (hasNul(raw))
+    throw new EngramError('InvalidParameter', 'strings may not contain the NUL character (\\u0000)', {
+      issues: [{ loc: ['body'], msg: 'strings may not contain the NUL character', type: 'string_nul' }],
+    });
   const parsed = schema.safeParse(raw);
   if (!parsed.success) throw fromZod(parsed.error);
   return parsed.data;
@@ -23,4 +28,11 @@ export function parseQuery<S extends z.ZodType>(c: Context, schema: S): z.output
   const parsed = schema.safeParse(c.req.query());
   if (!parsed.success) throw fromZod(parsed.error, ['query']);
   return parsed.data;
+}
+
+function hasNul(v: unknown): boolean {
+  if (typeof v === 'string') return v.includes('\0');
+  if (Array.isArray(v)) return v.some(hasNul);
+  if (v && typeof v === 'object') return Object.entries(v).some(([k, x]) => k.includes('\0') || hasNul(x));
+  return false;
 }

@@ -17,6 +17,16 @@ export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
     idle_timeout: 30,
     onnotice: () => {},
     transform: { undefined: null },
+    // Callers pass JSON already serialised (the Db port's convention, which PGlite shares):
+    // send strings as they are instead of JSON-encoding them a second time.
+    types: {
+      json: {
+        to: 114,
+        from: [114, 3802],
+        serialize: (x: unknown) => (typeof x === 'string' ? x : JSON.stringify(x)),
+        parse: (x: string) => JSON.parse(x),
+      },
+    },
     connection: { application_name: 'engram' },
   });
   const wrap = (q: postgres.Sql | postgres.TransactionSql): Sql => ({

@@ -41,34 +41,47 @@ export interface ServeProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts `engram serve` on dataDir and waits until its lock file names its address. */
+/** A free loopback port (bound, then released). */
+export async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts `engram serve` on dataDir (or the database in env.DATABASE_URL) and waits until
+ * it answers /health (and, embedded, until its lock file names its control socket).
+ */
 export async function startServe(dataDir: string, env: Record<string, string> = {}): Promise<ServeProcess> {
+  const port = await freePort();
   const child = spawn(process.execPath, [CLI, 'serve'], {
-    env: { ...process.env, ENGRAM_DATA_DIR: dataDir, ENGRAM_PORT: '0', ENGRAM_LOG_LEVEL: 'info', ...env },
+    env: {
+      ...process.env,
+      ENGRAM_DATA_DIR: dataDir,
+      ENGRAM_PORT: String(port),
+      ENGRAM_LOG_LEVEL: 'info',
+      ...env,
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
-  let url: string | undefined;
-  while (!url) {
+  for (;;) {
     if (child.exitCode !== null) throw new Error(`engram serve exited ${child.exitCode}: ${stderr}`);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(`engram serve did not start: ${stderr}`);
     }
-    try {
-      const lock = JSON.parse(readFileSync(join(dataDir, 'engram.lock'), 'utf8')) as {
-        pid: number;
-        url?: string;
-        socket?: string;
-      };
-      if (lock.pid === child.pid && lock.url && lock.socket) url = lock.url;
-    } catch {
-      // not yet written
-    }
-    if (!url) await new Promise((r) => setTimeout(r, 100));
+    if (await ready(url, env['DATABASE_URL'] ? undefined : dataDir, child.pid!)) break;
+    await new Promise((r) => setTimeout(r, 100));
   }
   return {
     child,
@@ -79,4 +92,22 @@ export async function startServe(dataDir: string, env: Record<string, string> = 
       return exited;
     },
   };
+}
+
+async function ready(url: string, dataDir: string | undefined, pid: number): Promise<boolean> {
+  try {
+    if ((await fetch(`${url}/health`)).status !== 200) return false;
+  } catch {
+    return false;
+  }
+  if (!dataDir) return true;
+  try {
+    const lock = JSON.parse(readFileSync(join(dataDir, 'engram.lock'), 'utf8')) as {
+      pid: number;
+      socket?: string;
+    };
+    return lock.pid === pid && !!lock.socket;
+  } catch {
+    return false;
+  }
 }

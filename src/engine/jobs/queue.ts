@@ -69,6 +69,8 @@ export class PermanentJobError extends Error {
 
 export interface QueueOptions {
   concurrency: number;
+  /** Attempts before a job fails, unless its enqueue says otherwise. */
+  maxAttempts?: number;
   leaseMs?: number;
   pollMs?: number;
   /** Backoff before retry n (1-based), in ms. */
@@ -76,7 +78,7 @@ export interface QueueOptions {
 }
 
 const chainLock = (tx: Sql, tenantId: string, chainKey: string) =>
-  tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 7))', [`${tenantId}\u0000${chainKey}`]);
+  tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 7))', [JSON.stringify([tenantId, chainKey])]);
 
 export class TaskQueue {
   readonly workerId = `w_${process.pid}_${randomBytes(4).toString('hex')}`;
@@ -134,7 +136,7 @@ export class TaskQueue {
         spec.object ?? null,
         spec.objectId ?? null,
         JSON.stringify(spec.payload ?? {}),
-        spec.maxAttempts ?? 5,
+        spec.maxAttempts ?? this.opts.maxAttempts ?? 5,
       ],
     );
     return { id, status };

@@ -31,6 +31,6 @@ export interface Scope {
 
 /** Jobs of one session run one at a time, in order. */
 export const sessionChain = (s: Scope, sessionId: string) =>
-  `session\u0000${s.appId}\u0000${s.projectId}\u0000${sessionId}`;
+  JSON.stringify(['session', s.appId, s.projectId, sessionId]);
 export const agentChain = (s: Scope, agentId: string) =>
-  `agent\u0000${s.appId}\u0000${s.projectId}\u0000${agentId}`;
+  JSON.stringify(['agent', s.appId, s.projectId, agentId]);

@@ -196,7 +196,7 @@ export async function upsertProfile(
   change: (p: ProfileData) => ProfileData,
 ): Promise<string> {
   await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 11))', [
-    `${ctx.tenantId}\u0000${scope.appId}\u0000${scope.projectId}\u0000${userId}`,
+    JSON.stringify([ctx.tenantId, scope.appId, scope.projectId, userId]),
   ]);
   const rows = await tx.query<{ id: string; profile_data: ProfileData }>(
     `SELECT id, profile_data FROM profiles

@@ -13,7 +13,6 @@ import type {
   UpdateInput,
 } from '../../contract/memory-write.js';
 import { EngramError } from '../../core/errors.js';
-import type { TaskRow } from '../jobs/queue.js';
 import { deleteByScope, deleteEpisodesByIds } from './delete.js';
 import { type Ctx, type MemoryDeps, type Scope, sessionChain } from './deps.js';
 import { storeFeedback } from './feedback.js';
@@ -73,7 +72,11 @@ export class MemoryService {
       this.deps.queue.wake();
       return { httpStatus: 202, data: { ...base, status: 'queued', task_id: task.id } };
     }
-    const result = await this.runNow(ctx, task.id);
+    // The messages are committed: whatever happens to processing now, the add succeeded.
+    // If extraction fails, the cut segments stay open and the session's next add or
+    // flush extracts them.
+    const row = await this.deps.queue.runOrWait(ctx.tenantId, task.id, this.deps.syncWaitMs);
+    const result = row?.status === 'success' ? (row.result as ProcessResult) : undefined;
     return {
       httpStatus: 200,
       data: { ...base, status: result && result.segments > 0 ? 'extracted' : 'accumulated' },
@@ -95,26 +98,17 @@ export class MemoryService {
         payload: { flush: true },
       }),
     );
-    const result = await this.runNow(ctx, task.id);
-    return { status: result && result.extracted > 0 ? 'extracted' : 'no_extraction' };
-  }
-
-  /** Runs a just-enqueued job here (or waits for the worker that has it), bounded by syncWaitMs. */
-  private async runNow(ctx: Ctx, taskId: string): Promise<ProcessResult | undefined> {
-    const row: TaskRow | undefined = await this.deps.queue.runOrWait(
-      ctx.tenantId,
-      taskId,
-      this.deps.syncWaitMs,
-    );
+    const row = await this.deps.queue.runOrWait(ctx.tenantId, task.id, this.deps.syncWaitMs);
     if (row?.status === 'failed')
       throw new EngramError(
         'ServiceUnavailable',
-        `processing failed: ${row.error ?? 'unknown error'}; the messages are stored`,
+        `extraction failed (${row.error ?? 'unknown error'}); flush again later`,
         {
-          retryAfter: 5,
+          retryAfter: 30,
         },
       );
-    return row?.status === 'success' ? (row.result as ProcessResult) : undefined;
+    const result = row?.status === 'success' ? (row.result as ProcessResult) : undefined;
+    return { status: result && result.extracted > 0 ? 'extracted' : 'no_extraction' };
   }
 
   get(ctx: Ctx, input: GetInput): Promise<GetData> {

@@ -53,7 +53,7 @@ export async function updateEpisode(deps: MemoryDeps, ctx: Ctx, input: UpdateInp
         type: 'memory.refresh',
         appId: current.app_id,
         projectId: current.project_id,
-        chainKey: `episode\u0000${current.id}`,
+        chainKey: JSON.stringify(['episode', current.id]),
         object: 'episode',
         objectId: current.id,
         payload: { episode_id: current.id },

@@ -1,6 +1,11 @@
 import type { Hono } from 'hono';
 import type { Engram } from '../../engram.js';
 import type { HttpEnv } from '../app.js';
+import { memoryRoutes } from './memory.js';
+import { taskRoutes } from './tasks.js';
 
 /** Mounts every REST route on the app. */
-export function registerRoutes(_app: Hono<HttpEnv>, _engram: Engram): void {}
+export function registerRoutes(app: Hono<HttpEnv>, engram: Engram): void {
+  memoryRoutes(app, engram);
+  taskRoutes(app, engram);
+}

@@ -1,5 +1,6 @@
 import { sql as foundation } from './0001_foundation.js';
 import { sql as memory } from './0002_memory.js';
+import { sql as search } from './0003_search.js';
 
 export interface Migration {
   version: number;
@@ -11,4 +12,5 @@ export interface Migration {
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'foundation', sql: foundation },
   { version: 2, name: 'memory', sql: memory },
+  { version: 3, name: 'search', sql: search },
 ];

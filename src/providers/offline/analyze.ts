@@ -1,0 +1,239 @@
+/**
+ * Per-message analysis shared by every part of the offline extractor: who speaks, to
+ * whom, and each sentence cleaned (interjections and vocatives stripped), dated
+ * (relative dates made absolute), rewritten in third person and scored for how much
+ * it tells about the world.
+ */
+import type { SegmentMessage } from '../../core/ports.js';
+import { mentionsDate, resolveRelativeDates } from './dates.js';
+import { toThirdPerson } from './rewrite.js';
+import { capitalize, isContentWord, normalize, STOPWORDS, splitSentences, tokenize } from './text.js';
+
+export interface Sentence {
+  /** Cleaned sentence with absolute dates, still in the speaker's words. */
+  core: string;
+  /** Third-person rewrite of `core`. */
+  text: string;
+  question: boolean;
+  filler: boolean;
+  firstPerson: boolean;
+  secondPerson: boolean;
+  /** Informativeness; higher is better, <= 0 means nothing worth keeping. */
+  score: number;
+  /** Index of an earlier sentence this one continues ("It's special to me"), else -1. */
+  attachedTo: number;
+}
+
+export interface MessageView {
+  msg: SegmentMessage;
+  /** Capitalised words seen mid-sentence in the segment (names, places): never lower-cased. */
+  proper: ReadonlySet<string>;
+  speaker: string;
+  addressee: string | null;
+  sentences: Sentence[];
+}
+
+/** Display name per sender id: the first sender_name seen, else the id. */
+export function participantNames(segment: readonly SegmentMessage[]): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const m of segment) {
+    if (m.role === 'tool') continue;
+    const known = names.get(m.sender_id);
+    const name = m.sender_name?.trim();
+    if (known === undefined || (known === m.sender_id && name)) names.set(m.sender_id, name || m.sender_id);
+  }
+  return names;
+}
+
+const INTERJECTION =
+  '(?:hey|hi|hello|wow+|whoa|woah|actually|honestly|seriously|btw|by the way|guess what|you know|oh well|omg|oh|ah|aw+|yeah|yes|yep|yup|no|nope|well|ok|okay|omg|haha|lol|hmm+|um+|oops|cool|great|awesome|sure|right|absolutely|totally|congrats|congratulations|thanks|thank you|yay|ooh|good morning|good evening|dear)';
+
+const FILLER =
+  /^(?:thanks?(?: you)?(?: so much| a lot)?|thank you|congrats|congratulations|good luck|talk (?:to you )?(?:soon|later)|see you(?: soon| later)?|bye|take care|(?:that|it|this)?\s*(?:sounds|looks|seems) (?:so |really |super )?\w+(?: \w+)?|(?:that's|that is|it's|it is|this is|how) (?:so |really |super )?(?:great|cool|awesome|amazing|nice|good|wonderful|lovely|fantastic|sweet|true|fun|exciting|impressive|incredible|beautiful|brave|kind)|i (?:totally |completely |100% |so |really |fully )?agree(?: with (?:you|that))?|(?:i )?love (?:that|this|your|the) (?:pic|photo|picture|one|idea|look|shot)|me too|same here|no problem|you're welcome|good to (?:see|hear from) you|how are you(?: doing)?|how have you been|how's it going|what's up|nice to meet you|glad to hear(?: that)?|so glad|love (?:that|it|this)|absolutely|definitely|exactly|of course|for sure|you got this|we got this|keep (?:it|up the good work)|anything new|what about you|you too|same|noted|got it|will do)[.!?]*$/i;
+
+const ANAPHORIC = /^(?:it|it's|this|that|that's|they|they're|these|those|which|there)\b/i;
+
+/** Topic words that make a sentence worth remembering about a person. */
+const SALIENT =
+  /\b(?:famil\w*|kids?|children|husband|wife|partner|son|daughter|mom|dad|mother|father|sister|brother|friends?|dog|cat|pet|job|work\w*|career|school|college|university|class\w*|degree|moved?|live[sd]?|home|trip|travel\w*|visit\w*|bought|adopt\w*|paint\w*|book|music|concert|race|camp\w*|hik\w*|festival|event|group|project|plan\w*|goal|dream|birthday|wedding|married|started|joined|finished|won|lost|doctor|health|name[ds]?|name's|called|\d+)\b/i;
+
+/** Praise and reactions ("that race sounds great"): opinions about the talk, not facts. */
+const EVALUATIVE =
+  /\b(?:is|are|was|were|sounds|looks|seems|feels)\s+(?:so\s+|really\s+|super\s+|such\s+|very\s+|pretty\s+)?(?:an?\s+)?(?:great|amazing|awesome|cool|fun|nice|good|lovely|wonderful|beautiful|kind|sweet|brave|inspiring|important|special|interesting|incredible|fantastic|impressive|lucky)\b/i;
+
+/** Exhortations ("Keep up the great work", "Let's spread love"): no fact in them. */
+const IMPERATIVE =
+  /^(?:let's|lets|keep|cherish|enjoy|remember|stay|don't|take|have|check|look|go|try|hang|wish|imagine|trust|believe|never|always)\b/i;
+
+interface NamePatterns {
+  lead: RegExp;
+  inner: RegExp | null;
+  trailing: RegExp | null;
+}
+
+const namePatternCache = new Map<string, NamePatterns>();
+
+/** Compiled interjection/vocative patterns for a set of name forms, cached. */
+function namePatterns(names: readonly string[]): NamePatterns {
+  const key = names.join('\u0000');
+  const hit = namePatternCache.get(key);
+  if (hit) return hit;
+  const alt = names.map(escapeRe).join('|');
+  const nameAlt = names.length ? `|${alt}` : '';
+  const made: NamePatterns = {
+    lead: new RegExp(
+      `^(?:${INTERJECTION}(?:\\s+(?:there|so much|a lot|guys${nameAlt}))?${nameAlt})\\s*[,!.:;–—-]+\\s*`,
+      'i',
+    ),
+    inner: names.length ? new RegExp(`,\\s*(?:${alt})\\s*,`, 'gi') : null,
+    trailing: names.length ? new RegExp(`,\\s*(?:${alt})\\s*([.!?]*)$`, 'i') : null,
+  };
+  if (namePatternCache.size > 200) namePatternCache.clear();
+  namePatternCache.set(key, made);
+  return made;
+}
+
+/** Strips leading interjections ("Wow, Caroline!") and vocatives from a sentence. */
+export function stripInterjections(sentence: string, names: readonly string[]): string {
+  const p = namePatterns(names);
+  let s = sentence.trim();
+  for (let k = 0; k < 4; k++) {
+    const next = s
+      .replace(p.lead, '')
+      .replace(/^(?:and|but|so|plus|also|anyway|well|oh|still)\b,?\s+(?=\S)/i, '');
+    if (next === s) break;
+    s = next;
+  }
+  if (p.inner) s = s.replace(p.inner, ',');
+  if (p.trailing) s = s.replace(p.trailing, '$1');
+  return s.trim();
+}
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Names and nicknames ("Mel" for Melanie) of the participants mentioned in a text. */
+function mentioned(text: string, names: readonly string[]): string[] {
+  const found: string[] = [];
+  for (const w of text.match(/\b[A-Z][a-z]{2,}\b/g) ?? []) {
+    const nickname = w.length >= 3 && !STOPWORDS.has(w.toLowerCase());
+    for (const n of names) {
+      if ((n === w || (nickname && n.startsWith(w))) && !found.includes(n)) found.push(n);
+    }
+  }
+  return found;
+}
+
+/** Vocative and nickname forms to strip: each name and the short forms used for it. */
+function nameForms(text: string, names: readonly string[]): string[] {
+  const forms = new Set(names);
+  for (const w of text.match(/\b[A-Z][a-z]{2,}\b/g) ?? []) {
+    if (!STOPWORDS.has(w.toLowerCase()) && names.some((n) => n.startsWith(w))) forms.add(w);
+  }
+  return [...forms].sort((a, b) => b.length - a.length);
+}
+
+/** Scores a rewritten sentence: content words, self-disclosure, dates, names, topics. */
+function scoreSentence(s: Omit<Sentence, 'score' | 'attachedTo'>, names: readonly string[]): number {
+  if (s.filler) return 0;
+  const tokens = tokenize(s.core);
+  const content = tokens.filter(isContentWord).length;
+  let score = Math.min(content, 10);
+  if (s.firstPerson) score += 3;
+  if (mentionsDate(s.core) || /\d/.test(s.core)) score += 2;
+  const proper = (s.core.match(/(?<=\S\s+)[A-Z][A-Za-z+-]+/g) ?? []).filter((w) => !names.includes(w));
+  score += Math.min(proper.length, 2) * 1.5;
+  if (SALIENT.test(s.core)) score += 2;
+  if (s.question) score -= 4;
+  if (s.secondPerson && !s.firstPerson) score -= 3;
+  if (!s.firstPerson && EVALUATIVE.test(s.core)) score -= content <= 3 ? 3 : 1;
+  if (!s.firstPerson && /\b(?:my|our)\b/i.test(s.core)) score += 2;
+  if (IMPERATIVE.test(s.core)) score -= 3;
+  if (/^(?:it's|that's|this is|it is|that is|what a|so)\b/i.test(s.core)) score -= 2;
+  if (content === 0) score -= 4;
+  else if (content === 1) score -= 1;
+  return score;
+}
+
+/** Splits and scores every message of a segment. Tool messages get no sentences. */
+export function analyze(segment: readonly SegmentMessage[], names: Map<string, string>): MessageView[] {
+  const all = [...new Set(names.values())];
+  const proper = properNouns(segment, all);
+  return segment.map((msg, i) => {
+    const speaker = names.get(msg.sender_id) ?? msg.sender_name ?? msg.sender_id;
+    if (msg.role === 'tool') return { msg, proper, speaker: 'tool', addressee: null, sentences: [] };
+    const others = all.filter((n) => n !== speaker);
+    const addressee = findAddressee(segment, i, msg.content, others, names);
+    const forms = nameForms(msg.content, all);
+    const sentences: Sentence[] = [];
+    for (const raw of splitSentences(normalize(prose(msg.content)))) {
+      const core = capitalize(resolveRelativeDates(stripInterjections(raw, forms), msg.timestamp));
+      const question = /\?["')]*$/.test(core);
+      const filler = core.length === 0 || FILLER.test(core) || !/[A-Za-z]{2}/.test(core);
+      const rw = toThirdPerson(core, speaker, addressee);
+      const partial = {
+        core,
+        text: rw.text,
+        question,
+        filler,
+        firstPerson: rw.firstPerson,
+        secondPerson: rw.secondPerson,
+      };
+      const prev = sentences[sentences.length - 1];
+      const words = core.split(/\s+/).length;
+      const attachedTo =
+        prev &&
+        !prev.question &&
+        !prev.filler &&
+        prev.score >= 3 &&
+        !question &&
+        ANAPHORIC.test(core) &&
+        words <= 14
+          ? sentences.length - 1
+          : -1;
+      sentences.push({ ...partial, score: scoreSentence(partial, all), attachedTo });
+    }
+    return { msg, proper, speaker, addressee, sentences };
+  });
+}
+
+/** Words written capitalised after a lower-case word somewhere in the segment, plus names. */
+function properNouns(segment: readonly SegmentMessage[], names: readonly string[]): Set<string> {
+  const out = new Set<string>(names.flatMap((n) => n.split(/\s+/)));
+  for (const m of segment) {
+    if (m.role === 'tool') continue;
+    for (const hit of m.content.matchAll(/[a-z,]\s+([A-Z][A-Za-z]*)/g))
+      if (hit[1] && hit[1] !== 'I') out.add(hit[1]);
+  }
+  return out;
+}
+
+/** Whom a message speaks to: a named participant, else the previous (or next) other speaker. */
+function findAddressee(
+  segment: readonly SegmentMessage[],
+  index: number,
+  content: string,
+  others: readonly string[],
+  names: Map<string, string>,
+): string | null {
+  const named = mentioned(content, others);
+  if (named.length === 1) return named[0] ?? null;
+  const self = segment[index]?.sender_id;
+  const pick = (m: SegmentMessage | undefined): string | null =>
+    m && m.role !== 'tool' && m.sender_id !== self ? (names.get(m.sender_id) ?? null) : null;
+  for (let j = index - 1; j >= 0; j--) {
+    const p = pick(segment[j]);
+    if (p) return p;
+  }
+  for (let j = index + 1; j < segment.length; j++) {
+    const p = pick(segment[j]);
+    if (p) return p;
+  }
+  return others.length === 1 ? (others[0] ?? null) : null;
+}
+
+/** Message text without fenced code blocks, which are no prose to rewrite or score. */
+export function prose(content: string): string {
+  return content.replace(/```[\s\S]*?(?:```|$)/g, '\n(code)\n');
+}

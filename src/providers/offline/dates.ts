@@ -1,0 +1,251 @@
+/**
+ * Absolute dates for the offline extractor: formats a message timestamp ("8 May 2023",
+ * UTC) and rewrites relative expressions ("yesterday", "last Saturday", "next month",
+ * "three years ago") into absolute ones anchored on that timestamp, so a fact stays true
+ * when read months later.
+ */
+
+export const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+] as const;
+
+const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+const DAY_MS = 86_400_000;
+
+/** "8 May 2023" for a Unix-ms timestamp, in UTC. */
+export function formatDate(ms: number): string {
+  const d = new Date(ms);
+  return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
+}
+
+/** "May 2023". */
+export function formatMonth(ms: number): string {
+  const d = new Date(ms);
+  return `${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
+}
+
+/** Calendar day (UTC midnight) of a timestamp: equal days give equal keys. */
+export function dayKey(ms: number): number {
+  return Math.floor(ms / DAY_MS) * DAY_MS;
+}
+
+/** True when the text names an absolute date or a year. */
+export function mentionsDate(text: string): boolean {
+  return DATE_MENTION.test(text);
+}
+const DATE_MENTION = new RegExp(`\\b(?:${MONTHS.join('|')})\\b|\\b(?:19|20)\\d{2}\\b`);
+
+const NUMBER_WORDS: Record<string, number> = {
+  a: 1,
+  an: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  fifteen: 15,
+  twenty: 20,
+};
+const VAGUE = /^(?:a few|few|a couple of|a couple|couple of|several)$/i;
+const NUM = String.raw`(\d{1,2}|a few|a couple of|a couple|couple of|several|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty)`;
+const PREP = String.raw`(?:\b(on|in|at|during|since|until|till|from|by|before|after|of|for|around)\s+)?`;
+
+/** What a relative expression becomes: `phrase` stands alone, `bare` follows a preposition. */
+interface Resolved {
+  phrase: string;
+  bare: string;
+}
+
+const onDay = (ms: number, part?: string): Resolved => {
+  const bare = part ? `the ${part} of ${formatDate(ms)}` : formatDate(ms);
+  return { phrase: `on ${bare}`, bare };
+};
+const inText = (bare: string): Resolved => ({ phrase: `in ${bare}`, bare });
+const same = (text: string): Resolved => ({ phrase: text, bare: text });
+
+function addMonths(ms: number, n: number): number {
+  const d = new Date(ms);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + n, 1);
+}
+
+/** Saturday of the Monday-to-Sunday week containing `day`. */
+function saturdayOfWeek(day: number): number {
+  const idx = (new Date(day).getUTCDay() + 6) % 7;
+  return day + (5 - idx) * DAY_MS;
+}
+
+function weekendOf(sat: number): string {
+  const a = new Date(sat);
+  const b = new Date(sat + DAY_MS);
+  if (a.getUTCMonth() === b.getUTCMonth())
+    return `the weekend of ${a.getUTCDate()}-${formatDate(sat + DAY_MS)}`;
+  return `the weekend of ${formatDate(sat)}`;
+}
+
+function season(name: string, which: string, now: number): string {
+  const d = new Date(now);
+  const y = d.getUTCFullYear();
+  const m = d.getUTCMonth();
+  const s = name === 'autumn' ? 'fall' : name;
+  if (s === 'winter') {
+    // Winter is labelled by the year of its December: "winter 2022/23".
+    const current = m === 11 ? y : m <= 1 ? y - 1 : null;
+    const year =
+      current !== null
+        ? current + (which === 'last' ? -1 : which === 'next' ? 1 : 0)
+        : which === 'last'
+          ? y - 1
+          : y;
+    return `winter ${year}/${String(year + 1).slice(2)}`;
+  }
+  const start = ({ spring: 2, summer: 5, fall: 8 } as Record<string, number>)[s] ?? 5;
+  const year =
+    which === 'last' ? (m > start + 2 ? y : y - 1) : which === 'next' ? (m < start ? y : y + 1) : y;
+  return `${s} ${year}`;
+}
+
+function count(word: string): number | null {
+  if (VAGUE.test(word)) return null;
+  return /^\d+$/.test(word) ? Number(word) : (NUMBER_WORDS[word.toLowerCase()] ?? 1);
+}
+
+type Rule = [RegExp, (now: number, m: RegExpExecArray) => Resolved];
+
+function rules(): Rule[] {
+  const wd = WEEKDAYS.join('|');
+  return [
+    [/the day before yesterday/, (t) => onDay(t - 2 * DAY_MS)],
+    [/the day after tomorrow/, (t) => onDay(t + 2 * DAY_MS)],
+    [/yesterday (morning|afternoon|evening|night)/, (t, m) => onDay(t - DAY_MS, m[2])],
+    [/yesterday/, (t) => onDay(t - DAY_MS)],
+    [/last night/, (t) => onDay(t - DAY_MS, 'night')],
+    [/tomorrow (morning|afternoon|evening|night)/, (t, m) => onDay(t + DAY_MS, m[2])],
+    [/tomorrow/, (t) => onDay(t + DAY_MS)],
+    [/(?:earlier |later )?this (morning|afternoon|evening)/, (t, m) => onDay(t, m[2])],
+    [/tonight/, (t) => onDay(t, 'night')],
+    [/earlier today/, (t) => same(`earlier on ${formatDate(t)}`)],
+    [/today/, (t) => onDay(t)],
+    [/the other day/, (t) => same(`a few days before ${formatDate(t)}`)],
+    [
+      new RegExp(`${NUM} (day|week|month|year)s? ago`),
+      (t, m) => {
+        const word = m[2] ?? '';
+        const unit = m[3] ?? 'day';
+        const n = count(word);
+        if (n === null) {
+          const anchor = unit === 'year' ? String(new Date(t).getUTCFullYear()) : formatDate(t);
+          return same(`${word.toLowerCase()} ${unit}s before ${anchor}`);
+        }
+        if (unit === 'day') return onDay(t - n * DAY_MS);
+        if (unit === 'week')
+          return same(`${word.toLowerCase()} week${n > 1 ? 's' : ''} before ${formatDate(t)}`);
+        if (unit === 'month') return inText(formatMonth(addMonths(t, -n)));
+        return inText(String(new Date(t).getUTCFullYear() - n));
+      },
+    ],
+    [
+      /(?:the )?(last|this|next|past|coming|this past|this coming) (week|weekend|month|year)/,
+      (t, m) => {
+        const which = (m[2] ?? '').replace('this ', '');
+        const dir = which === 'last' || which === 'past' ? -1 : which === 'this' ? 0 : 1;
+        const unit = m[3];
+        if (unit === 'week') {
+          return inText(`the week ${dir < 0 ? 'before' : dir > 0 ? 'after' : 'of'} ${formatDate(t)}`);
+        }
+        if (which === 'past' || which === 'coming') {
+          return same(`the ${unit} ${dir < 0 ? 'before' : 'after'} ${formatDate(t)}`);
+        }
+        if (unit === 'weekend') {
+          const sat = saturdayOfWeek(t) + dir * 7 * DAY_MS;
+          const bare = weekendOf(sat);
+          return { phrase: `on ${bare}`, bare };
+        }
+        if (unit === 'month') return inText(formatMonth(addMonths(t, dir)));
+        return inText(String(new Date(t).getUTCFullYear() + dir));
+      },
+    ],
+    [
+      new RegExp(`(last|this|next|this past|this coming) (${wd})`),
+      (t, m) => {
+        const which = m[2] ?? 'this';
+        const target = WEEKDAYS.indexOf((m[3] ?? '').toLowerCase());
+        const dow = new Date(t).getUTCDay();
+        let diff: number;
+        if (which === 'last' || which === 'this past') diff = -((dow - target + 7) % 7 || 7);
+        else if (which === 'this coming') diff = (target - dow + 7) % 7 || 7;
+        // "next Saturday" is the Saturday of next week (Monday-to-Sunday weeks).
+        else if (which === 'next') diff = 7 + ((target + 6) % 7) - ((dow + 6) % 7);
+        else diff = ((target + 6) % 7) - ((dow + 6) % 7);
+        const name = (m[3] ?? '').charAt(0).toUpperCase() + (m[3] ?? '').slice(1).toLowerCase();
+        const bare = `${name}, ${formatDate(t + diff * DAY_MS)}`;
+        return { phrase: `on ${bare}`, bare };
+      },
+    ],
+    [
+      /(last|this|next) (summer|winter|spring|fall|autumn)/,
+      (t, m) => inText(season((m[3] ?? '').toLowerCase(), (m[2] ?? '').toLowerCase(), t)),
+    ],
+  ];
+}
+
+const RULES: Rule[] = rules().map(([re, fn]) => [new RegExp(`${PREP}\\b${re.source}\\b(?!')`, 'gi'), fn]);
+/** Cheap pre-check: every rule needs one of these expressions. */
+const QUICK = new RegExp(
+  `\\b(?:yesterday|tomorrow|today|tonight|ago|other day|last night|(?:last|this|next|past|coming) (?:week|weekend|month|year|morning|afternoon|evening|summer|winter|spring|fall|autumn|${WEEKDAYS.join('|')})|in \\S+ (?:days?|weeks?))\\b`,
+  'i',
+);
+const FUTURE = new RegExp(`\\bin ${NUM} (day|week)s?\\b`, 'gi');
+
+/**
+ * Rewrites relative date expressions in `text` into absolute ones relative to `now`
+ * (Unix ms, UTC). "I went there yesterday" said on 8 May 2023 becomes "I went there on
+ * 7 May 2023"; "since last year" becomes "since 2022".
+ */
+export function resolveRelativeDates(text: string, now: number): string {
+  if (!QUICK.test(text)) return text;
+  const day = dayKey(now);
+  let out = text;
+  for (const [re, fn] of RULES) {
+    out = out.replace(re, (...args: unknown[]) => {
+      const match = args[0] as string;
+      const offset = args[args.length - 2] as number;
+      const input = args[args.length - 1] as string;
+      // Idioms: "feels like just yesterday" is no date.
+      if (/\blike (?:just |only )?$/i.test(input.slice(Math.max(0, offset - 12), offset))) return match;
+      const groups = args.slice(0, -2) as (string | undefined)[];
+      const lower = groups.map((g) => (g ?? '').toLowerCase());
+      const m = Object.assign(lower, { index: 0, input: text }) as unknown as RegExpExecArray;
+      const prep = (groups[1] ?? '').toLowerCase();
+      const r = fn(day, m);
+      const keepPrep = prep !== '' && !['on', 'in', 'at', 'during'].includes(prep);
+      const body = keepPrep ? `${groups[1]} ${r.bare}` : r.phrase;
+      return /^[A-Z]/.test(match) && !keepPrep ? body.charAt(0).toUpperCase() + body.slice(1) : body;
+    });
+  }
+  return out.replace(FUTURE, (match: string, word: string, unit: string) => {
+    const n = count(word);
+    const lower = word.toLowerCase();
+    let body: string;
+    if (n !== null && unit.toLowerCase() === 'day') body = `on ${formatDate(day + n * DAY_MS)}`;
+    else body = `${lower} ${unit.toLowerCase()}${n === 1 ? '' : 's'} after ${formatDate(day)}`;
+    return /^[A-Z]/.test(match) ? body.charAt(0).toUpperCase() + body.slice(1) : body;
+  });
+}

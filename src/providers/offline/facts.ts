@@ -1,0 +1,207 @@
+/**
+ * Atomic facts: the most informative sentences of each message, rewritten in third
+ * person with the speaker's name and absolute dates, each tied to the message(s) it came
+ * from. Short answers are paired with the question they answer; tool calls become
+ * "X called tool(args), which returned ..." facts.
+ */
+import type { ExtractedFact } from '../../core/ports.js';
+import type { MessageView, Sentence } from './analyze.js';
+import { capitalize, contentStems, terminate, truncate } from './text.js';
+
+/** Minimum score for a sentence to become a fact. */
+export const FACT_MIN_SCORE = 4;
+/** A message's best sentence becomes a fact from this score when nothing reaches the minimum. */
+export const FALLBACK_MIN_SCORE = 2.5;
+const MAX_FACT_CHARS = 400;
+
+/** Lower-cases the first letter unless the sentence opens with a proper noun, "I" or an acronym. */
+export function lowerFirst(s: string, proper: ReadonlySet<string> = new Set()): string {
+  const first = /^[A-Za-z]+/.exec(s)?.[0] ?? '';
+  if (!first || first === 'I' || /^[A-Z]{2,}/.test(first) || proper.has(first)) return s;
+  return s.charAt(0).toLowerCase() + s.slice(1);
+}
+
+/** Renders one sentence (plus its attached continuation) as a self-contained statement. */
+export function statement(view: MessageView, idx: number): string {
+  const s = view.sentences[idx] as Sentence;
+  let body = s.text.replace(/[.!?]+$/, '');
+  for (const c of view.sentences) {
+    if (c.attachedTo === idx) body += `; ${lowerFirst(c.text.replace(/[.!?]+$/, ''), view.proper)}`;
+  }
+  body = body.replace(/\s+/g, ' ').replace(/!+/g, '.').trim();
+  if (startsWithName(body, view.speaker)) return terminate(capitalize(body));
+  // "On 30 June 2023, Caroline went ..." already names its subject after the opener.
+  const at = body.indexOf(`, ${view.speaker}`);
+  if (at > 0 && at < 60 && startsWithName(body.slice(at + 2), view.speaker))
+    return terminate(capitalize(body));
+  const rest = lowerFirst(body, view.proper);
+  if (s.secondPerson && view.addressee)
+    return terminate(`${view.speaker} told ${view.addressee} that ${rest}`);
+  return terminate(`${view.speaker} said that ${rest}`);
+}
+
+function startsWithName(text: string, speaker: string): boolean {
+  return text.startsWith(`${speaker} `) || text.startsWith(`${speaker}'s `);
+}
+
+/** Indices of a message's sentences worth a fact, best first, at most `max`. */
+export function factSentences(view: MessageView, max: number, minScore = FACT_MIN_SCORE): number[] {
+  const scored = view.sentences
+    .map((s, i) => ({ s, i, score: s.score + attachedBonus(view, i) }))
+    .filter(({ s }) => !s.filler && !s.question && s.attachedTo < 0);
+  scored.sort((a, b) => b.score - a.score || a.i - b.i);
+  const picked = scored.filter((x) => x.score >= minScore).slice(0, max);
+  // Every message with something to say gets at least its best sentence.
+  if (picked.length === 0 && scored[0] && scored[0].score >= FALLBACK_MIN_SCORE && max > 0)
+    picked.push(scored[0]);
+  return picked.map((x) => x.i);
+}
+
+function attachedBonus(view: MessageView, idx: number): number {
+  return view.sentences.some((c) => c.attachedTo === idx) ? 1 : 0;
+}
+
+/** The question another speaker asked just before this message, if any. */
+function precedingQuestion(
+  views: readonly MessageView[],
+  i: number,
+): { view: MessageView; text: string } | null {
+  const me = views[i];
+  for (let j = i - 1; j >= 0 && j >= i - 2; j--) {
+    const p = views[j];
+    if (!p || p.msg.role === 'tool' || !me) continue;
+    if (p.msg.sender_id === me.msg.sender_id) return null;
+    const last = [...p.sentences].reverse().find((s) => !s.filler);
+    if (last?.question && contentStems(last.core).length > 0) return { view: p, text: last.text };
+    return null;
+  }
+  return null;
+}
+
+/**
+ * Sentences answering a question: the first informative one when it is short or has no
+ * subject of its own ("5 years already!"), plus the next one when the first is very short.
+ */
+function answerIndices(view: MessageView): number[] {
+  const idx = view.sentences.findIndex((s) => !s.filler);
+  const s = view.sentences[idx];
+  if (!s || s.question) return [];
+  const words = s.core.split(/\s+/).length;
+  if (s.firstPerson && words > 8) return [];
+  const next = view.sentences[idx + 1];
+  if (words < 6 && next && !next.filler && !next.question && next.attachedTo < 0) return [idx, idx + 1];
+  return [idx];
+}
+
+/** The answer sentence (and its continuation) in third person, without reporting frame. */
+function answerText(view: MessageView, idx: number): string {
+  const s = view.sentences[idx] as Sentence;
+  let body = s.text.replace(/[.!?]+$/, '');
+  for (const c of view.sentences) {
+    if (c.attachedTo === idx) body += `; ${lowerFirst(c.text.replace(/[.!?]+$/, ''), view.proper)}`;
+  }
+  return terminate(capitalize(body.replace(/\s+/g, ' ').replace(/!+/g, '.').trim()));
+}
+
+/** Arguments of a tool call as "key: value" pairs, values cut short. */
+export function describeArgs(raw: string, maxPairs = 4): string {
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
+      return Object.entries(parsed as Record<string, unknown>)
+        .slice(0, maxPairs)
+        .map(([k, v]) => `${k}: ${truncate(typeof v === 'string' ? v : JSON.stringify(v), 40)}`)
+        .join(', ');
+    }
+  } catch {
+    // not JSON: fall through to the raw text
+  }
+  return truncate(raw.replace(/\s+/g, ' ').trim(), 80);
+}
+
+/** First line of a tool result, cut short. */
+export function describeResult(content: string, max = 160): string {
+  return truncate(content.replace(/\s+/g, ' ').trim(), max);
+}
+
+/** Facts from tool calls: one per call, with its result when a tool message answered it. */
+function toolFacts(views: readonly MessageView[], i: number): ExtractedFact[] {
+  const v = views[i];
+  if (!v?.msg.tool_calls?.length) return [];
+  const out: ExtractedFact[] = [];
+  for (const call of v.msg.tool_calls.slice(0, 3)) {
+    const result = views.find((r) => r.msg.role === 'tool' && r.msg.tool_call_id === call.id);
+    const args = describeArgs(call.function.arguments);
+    let content = `${v.speaker} called the ${call.function.name} tool${args ? ` (${args})` : ''}`;
+    const ids = [v.msg.id];
+    if (result?.msg.content.trim()) {
+      content += `, which returned: ${describeResult(result.msg.content)}`;
+      ids.push(result.msg.id);
+    }
+    out.push({ content: terminate(truncate(content, MAX_FACT_CHARS)), message_ids: ids });
+  }
+  return out;
+}
+
+/** Atomic facts for a segment, at most `perMessage` from each message, deduplicated. */
+export function extractFacts(views: readonly MessageView[], perMessage = 3): ExtractedFact[] {
+  const facts: ExtractedFact[] = [];
+  views.forEach((v, i) => {
+    if (v.msg.role === 'tool') return;
+    const max = v.msg.role === 'assistant' ? Math.min(2, perMessage) : perMessage;
+    const chosen = new Set(factSentences(v, max));
+    const q = precedingQuestion(views, i);
+    const ans = q ? answerIndices(v) : [];
+    if (q && ans.length > 0) {
+      for (const a of ans) chosen.delete(a);
+      const answer = ans.map((a) => answerText(v, a)).join(' ');
+      const asked = q.text.replace(/\s+/g, ' ').trim();
+      const content = `Asked by ${q.view.speaker} "${truncate(asked, 160)}", ${v.speaker} answered: ${answer.replace(/\.$/, '')}`;
+      facts.push({
+        content: terminate(truncate(content, MAX_FACT_CHARS)),
+        message_ids: [q.view.msg.id, v.msg.id],
+      });
+      if (chosen.size >= max) chosen.delete([...chosen].pop() as number);
+    }
+    for (const idx of [...chosen].sort((a, b) => a - b)) {
+      facts.push({ content: truncate(statement(v, idx), MAX_FACT_CHARS), message_ids: [v.msg.id] });
+    }
+    facts.push(...toolFacts(views, i));
+  });
+  return dedupe(facts);
+}
+
+const NEAR_WINDOW = 60;
+
+/** Merges facts with the same wording or nearly the same content words. */
+export function dedupe(facts: readonly ExtractedFact[]): ExtractedFact[] {
+  type Entry = { fact: ExtractedFact; key: string; stems: Set<string> };
+  const out: Entry[] = [];
+  const byKey = new Map<string, Entry>();
+  for (const fact of facts) {
+    const key = fact.content
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, ' ')
+      .trim();
+    const stems = new Set(contentStems(fact.content));
+    // Exact twins anywhere; near twins among the recent facts (repeats are local in a chat).
+    const exact = byKey.get(key);
+    const twin = exact ?? out.slice(-NEAR_WINDOW).find((o) => jaccard(o.stems, stems) >= 0.85);
+    if (twin) {
+      for (const id of fact.message_ids)
+        if (!twin.fact.message_ids.includes(id)) twin.fact.message_ids.push(id);
+      continue;
+    }
+    const entry = { fact: { content: fact.content, message_ids: [...fact.message_ids] }, key, stems };
+    out.push(entry);
+    byKey.set(key, entry);
+  }
+  return out.map((o) => o.fact);
+}
+
+function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (a.size === 0 || b.size === 0) return 0;
+  let inter = 0;
+  for (const x of a) if (b.has(x)) inter++;
+  return inter / (a.size + b.size - inter);
+}

@@ -1,0 +1,277 @@
+/**
+ * Profile observations for the humans of a segment: explicit information from
+ * first-person patterns in their own sentences ("I work as", "my sister", "I love"),
+ * and implicit traits from simple, evidence-counted heuristics (many questions ->
+ * curious). Each item carries the ids of the messages it rests on.
+ */
+import type { ExplicitInfo, ImplicitTrait, ProfileObservation } from '../../core/ports.js';
+import type { MessageView } from './analyze.js';
+import { toThirdPerson } from './rewrite.js';
+import { terminate, truncate } from './text.js';
+
+/** Categories of explicit information, in the order patterns are tried. */
+export const PROFILE_CATEGORIES = [
+  'identity',
+  'occupation',
+  'education',
+  'pet',
+  'relationship',
+  'location',
+  'health',
+  'plan',
+  'hobby',
+  'preference',
+  'other',
+] as const;
+export type ProfileCategory = (typeof PROFILE_CATEGORIES)[number];
+
+const OCCUPATIONS =
+  'teacher|nurse|doctor|engineer|developer|programmer|designer|artist|writer|student|manager|lawyer|chef|cook|counsel(?:l)?or|therapist|accountant|musician|photographer|scientist|researcher|consultant|firefighter|police officer|officer|driver|pilot|farmer|mechanic|electrician|plumber|architect|dentist|pharmacist|professor|intern|freelancer|entrepreneur|founder|volunteer|veterinarian|social worker|athlete|coach|barista|cashier|analyst|editor|journalist|actor|actress|dancer|singer|baker|carpenter|librarian|paramedic|soldier|streamer|gamer|author|painter|tutor';
+const HOBBIES =
+  'paint\\w*|draw\\w*|running|swimming|hik\\w*|camping|reading|writing|cook\\w*|bak\\w*|garden\\w*|knit\\w*|sing\\w*|danc\\w*|yoga|photograph\\w*|pottery|fishing|surf\\w*|ski\\w*|cycling|biking|climbing|gaming|video games|chess|guitar|piano|violin|drums|volunteer\\w*|travel\\w*|meditat\\w*|soccer|football|basketball|tennis|golf|crochet\\w*|sculpt\\w*|journaling|board games|kayak\\w*|martial arts|skateboard\\w*|horse riding|bird ?watching';
+const RELATIVES =
+  'wife|husband|partner|spouse|boyfriend|girlfriend|fianc[ée]e?|sister|brother|siblings?|mom|mum|mother|dad|father|parents|son|daughter|kids?|children|child|baby|grandma|grandmother|grandpa|grandfather|grandparents|aunt|uncle|cousin|niece|nephew|family|fam|best friend|friends?|roommate|neighbou?r|mentor|in-laws|twins?';
+
+/** [category, pattern over the lower-cased first-person sentence]; first match wins. */
+const PATTERNS: [ProfileCategory, RegExp][] = [
+  [
+    'identity',
+    /\bmy name is\b|\bi(?:'m| am) (?:a |an )?(?:trans(?:gender)?(?: woman| man)?|gay|lesbian|bisexual|bi|queer|non-?binary|pansexual|asexual|christian|muslim|jewish|buddhist|hindu|atheist|vegan|vegetarian|introvert|extrovert|\d{1,3} years old|(?:single )?(?:mom|mother|dad|father|parent)|immigrant)\b|\bmy (?:transition|identity|pronouns|religion|faith)\b|\bcoming out\b|\bi (?:came out|transitioned)\b/,
+  ],
+  [
+    'occupation',
+    new RegExp(
+      `\\bi work (?:as|at|for|in|on)\\b|\\bmy (?:job|boss|career|company|co-?workers?|colleagues?|office|shift|clients?|business|employer|startup|team lead)\\b|\\bi(?:'m| am) (?:an? )?(?:\\w+ )?(?:${OCCUPATIONS})\\b|\\bi(?:'ve| have) been working (?:as|at|for)\\b|\\bgot (?:a|the|my) (?:new )?job\\b|\\bpromot(?:ed|ion)\\b|\\bi (?:got hired|quit my job|was laid off|retired)\\b`,
+    ),
+  ],
+  [
+    'education',
+    /\bmy (?:degree|major|classes|class|courses?|thesis|exams?|school|college|university|studies|edu|education|professor|teacher|grades)\b|\bi(?:'m| am) (?:studying|majoring|enrolled)\b|\bi (?:study|graduated|enrolled)\b|\bgrad(?:uate)? school\b|\bsemester\b|\bi(?:'m| am) (?:in|at) (?:college|university|school)\b/,
+  ],
+  [
+    'pet',
+    /\bmy (?:dogs?|cats?|pets?|pupp(?:y|ies)|kittens?|horses?|birds?|fish|hamsters?|rabbits?|bunn(?:y|ies)|guinea pigs?|parrots?|turtles?|snakes?|lizards?)\b|\b(?:adopted|rescued|got) (?:a|another) (?:dog|cat|puppy|kitten|pet)\b/,
+  ],
+  [
+    'relationship',
+    new RegExp(
+      `\\bmy (?:${RELATIVES})\\b|\\bi(?:'m| am) (?:married|single|divorced|engaged|dating|widowed|pregnant)\\b|\\bi have (?:\\w+ )?(?:kids|children|sons?|daughters?|siblings|brothers?|sisters?)\\b|\\bbreak ?up\\b|\\bgot (?:married|engaged|divorced)\\b|\\bbeen married\\b`,
+    ),
+  ],
+  [
+    'location',
+    /\bi live (?:in|near|at|on|with)\b|\bi(?:'m| am) (?:from|based in|living in|originally from)\b|\bi (?:moved|relocated) (?:to|from|here)\b|\bmy (?:home ?town|home country|neighbou?rhood|city|apartment|house|country)\b|\bi grew up\b/,
+  ],
+  [
+    'health',
+    /\bmy (?:doctor|therapist|therapy|health|diagnosis|surgery|injury|medication|meds)\b|\bi(?:'m| am) (?:sick|ill|injured|recovering|allergic)\b|\bi (?:broke|hurt|injured|sprained|was diagnosed)\b|\bdiagnosed\b|\ballerg(?:y|ies|ic)\b|\b(?:my )?(?:anxiety|depression|migraines?|asthma|diabetes)\b|\bhospital\b/,
+  ],
+  [
+    'plan',
+    /\bi(?:'m| am) (?:going to|gonna|planning|thinking (?:about|of)|hoping to|about to|looking forward|getting ready|saving (?:up )?for)\b|\bi plan\b|\bi(?:'ll| will) (?!be (?:glad|happy|fine|okay|ok)\b)\w+|\bi want to\b|\bi(?:'d| would) (?:like|love) to\b|\bmy (?:goal|plan|dream)\b|\bwe(?:'re| are) (?:going to|gonna|planning|thinking (?:about|of))\b|^gonna\b|\bi(?:'m| am) considering\b/,
+  ],
+  [
+    'hobby',
+    new RegExp(
+      [
+        '\\bmy (?:hobby|hobbies|passion|free time|spare time)\\b|\\bin my (?:free|spare) time\\b',
+        `\\b(?:i|i'm|i am|i've|we|we're)\\b[^.]*?\\b(?:love|like|enjoy|started|took up|do|go|going|went|play|playing|practi[cs]e|practi[cs]ing|tried|try)\\b[^.]*\\b(?:${HOBBIES})\\b`,
+        `\\bi (?:\\w+ )?(?:painted|drew|sketched|knitted|baked|hiked|swam|surfed|skied|camped|climbed|ran a|played (?:the |my )?(?:guitar|piano|violin|drums|chess|tennis|soccer|basketball|golf))\\b`,
+        `^(?:${HOBBIES})(?:'s| is| has| was)\\b.*\\b(?:my|me)\\b`,
+        '\\bplaying (?:the |my )?(?:guitar|piano|violin|drums)\\b',
+      ].join('|'),
+    ),
+  ],
+  [
+    'preference',
+    /\bi (?:really |absolutely |totally |just |also |kinda |truly )?(?:love|like|enjoy|adore|prefer|hate|dislike|can't stand|despise|appreciate)\b|\bmy favou?rite\b|\bi(?:'m| am) (?:keen on|into|passionate about|a (?:big |huge )?fan of|obsessed with|not a fan of)\b/,
+  ],
+];
+
+/** Classifies a first-person sentence, or null when it says nothing about the speaker. */
+export function classify(core: string): ProfileCategory | null {
+  const lower = core.toLowerCase().replace(/[’]/g, "'");
+  if (!/\b(?:i|i'm|i've|i'd|i'll|my|me|we|we're|our)\b|^gonna\b/.test(lower)) return null;
+  // The pattern matching earliest in the sentence names what it is mainly about.
+  let best: { category: ProfileCategory; at: number } | null = null;
+  for (const [category, re] of PATTERNS) {
+    const m = re.exec(lower);
+    if (m && (!best || m.index < best.at)) best = { category, at: m.index };
+  }
+  return best?.category ?? null;
+}
+
+const MAX_ITEMS = 24;
+const MAX_PER_CATEGORY = 4;
+
+/** Splits "I love hiking, and I'm planning a trip" into clauses with their own subject. */
+export function clauses(core: string): string[] {
+  // Only a sentence that opens in the first person splits: "They built it, and I love
+  // their work" keeps its context.
+  if (!/^(?:\W*)(?:i|i'm|i've|i'd|i'll|my|we|we're|our)\b/i.test(core)) return [core];
+  const parts = core
+    .split(/,?\s+(?:and|but|so|while|plus)\s+(?=(?:i|i'm|i've|i'll|i'd|my|we|we're)\b)|;\s+/i)
+    .map((c) => c.trim())
+    .filter(Boolean);
+  // A later clause leaning on the earlier one ("and I want to pass it on") keeps them together.
+  return parts.slice(1).some((p) => /\b(?:it|this|that|them|these|those|there)\b/i.test(p)) ? [core] : parts;
+}
+
+function explicitInfo(views: readonly MessageView[]): ExplicitInfo[] {
+  const out: ExplicitInfo[] = [];
+  const seen = new Set<string>();
+  const perCategory = new Map<string, number>();
+  for (const v of views) {
+    for (const s of v.sentences) {
+      if (s.filler || s.question || s.attachedTo >= 0) continue;
+      const parts = clauses(s.core);
+      for (const part of parts) {
+        const category = classify(part);
+        if (!category || (perCategory.get(category) ?? 0) >= MAX_PER_CATEGORY || out.length >= MAX_ITEMS)
+          continue;
+        const text = parts.length > 1 ? toThirdPerson(part, v.speaker, v.addressee).text : s.text;
+        const description = terminate(truncate(text.replace(/\s+/g, ' ').replace(/!+/g, '.'), 300));
+        const key = description.toLowerCase();
+        if (seen.has(key)) continue;
+        seen.add(key);
+        perCategory.set(category, (perCategory.get(category) ?? 0) + 1);
+        out.push({ category, description, message_ids: [v.msg.id] });
+      }
+    }
+  }
+  return out;
+}
+
+interface TraitRule {
+  trait: string;
+  /** Minimum number of supporting messages. */
+  min: number;
+  test: (v: MessageView) => boolean;
+  describe: (name: string, n: number, total: number) => string;
+}
+
+const text = (v: MessageView): string => v.msg.content.toLowerCase();
+const has = (re: RegExp) => (v: MessageView) => re.test(text(v));
+
+const TRAITS: TraitRule[] = [
+  {
+    trait: 'curious',
+    min: 3,
+    test: (v) => v.sentences.some((s) => s.question && !s.filler),
+    describe: (n, k, t) => `${n} asks many questions (${k} of ${t} messages).`,
+  },
+  {
+    trait: 'family-oriented',
+    min: 2,
+    test: has(
+      /\b(?:my|our) (?:kids?|family|fam|husband|wife|children|son|daughter|mom|dad|parents|partner)\b/,
+    ),
+    describe: (n, k) => `${n} often talks about family (${k} messages).`,
+  },
+  {
+    trait: 'optimistic',
+    min: 3,
+    test: has(
+      /\b(?:happy|excited|grateful|thankful|hopeful|optimistic|blessed|thrilled|looking forward|can't wait|love|proud)\b/,
+    ),
+    describe: (n, k) => `${n} expresses positive feelings often (${k} messages).`,
+  },
+  {
+    trait: 'under stress',
+    min: 2,
+    test: has(
+      /\b(?:stress(?:ed|ful)?|swamped|overwhelm(?:ed|ing)|anxious|exhausted|worried|struggl(?:e|ing)|frustrat(?:ed|ing)|burn(?:ed|t) out|lonely|upset)\b/,
+    ),
+    describe: (n, k) => `${n} mentions stress or strain (${k} messages).`,
+  },
+  {
+    trait: 'supportive',
+    min: 2,
+    test: has(
+      /\b(?:proud of you|you(?:'re| are) doing (?:great|amazing|awesome)|you(?:'ll| will) be (?:a )?(?:great|awesome|amazing)|you can do|keep (?:it )?up|you(?:'ve)? got this|here for you|happy for you|so brave|inspiring)\b/,
+    ),
+    describe: (n, k) => `${n} encourages others (${k} messages).`,
+  },
+  {
+    trait: 'appreciative',
+    min: 3,
+    test: has(/\b(?:thanks|thank you|grateful|thankful|appreciate)\b/),
+    describe: (n, k) => `${n} often expresses thanks (${k} messages).`,
+  },
+  {
+    trait: 'creative',
+    min: 2,
+    test: has(
+      /\b(?:paint\w*|draw\w*|music|song|poem|poetry|pottery|sculpt\w*|craft\w*|write|writing|design\w*|violin|guitar|piano|art|artist|creative)\b/,
+    ),
+    describe: (n, k) => `${n} talks about creative activities (${k} messages).`,
+  },
+  {
+    trait: 'physically active',
+    min: 2,
+    test: has(
+      /\b(?:run|running|ran|hik\w*|swim\w*|camp\w*|gym|workout|yoga|bik\w*|climb\w*|sports?|soccer|basketball|tennis|marathon|race)\b/,
+    ),
+    describe: (n, k) => `${n} mentions physical activities (${k} messages).`,
+  },
+  {
+    trait: 'community-minded',
+    min: 2,
+    test: has(
+      /\b(?:volunteer\w*|charity|community|activis\w*|advoca\w*|awareness|support group|fundrais\w*)\b/,
+    ),
+    describe: (n, k) => `${n} cares about community and causes (${k} messages).`,
+  },
+  {
+    trait: 'technical',
+    min: 2,
+    test: has(
+      /\b(?:code|bug|api|deploy\w*|server|database|script|python|typescript|javascript|sql|docker|kubernetes|git|compile\w*|function)\b/,
+    ),
+    describe: (n, k) => `${n} discusses technical topics (${k} messages).`,
+  },
+];
+
+function implicitTraits(name: string, views: readonly MessageView[]): ImplicitTrait[] {
+  const out: ImplicitTrait[] = [];
+  const total = views.length;
+  for (const rule of TRAITS) {
+    const hits = views.filter(rule.test);
+    if (hits.length < rule.min) continue;
+    if (rule.trait === 'curious' && hits.length / total < 0.3) continue;
+    out.push({
+      trait: rule.trait,
+      description: rule.describe(name, hits.length, total),
+      message_ids: hits.slice(0, 10).map((v) => v.msg.id),
+    });
+  }
+  const words = views.map((v) => v.msg.content.split(/\s+/).length);
+  const mean = words.reduce((a, b) => a + b, 0) / Math.max(1, total);
+  if (total >= 3 && mean >= 45) {
+    const ids = views.slice(0, 10).map((v) => v.msg.id);
+    out.push({
+      trait: 'expressive',
+      description: `${name} writes long, detailed messages.`,
+      message_ids: ids,
+    });
+  } else if (total >= 5 && mean <= 6) {
+    const ids = views.slice(0, 10).map((v) => v.msg.id);
+    out.push({ trait: 'concise', description: `${name} writes short messages.`, message_ids: ids });
+  }
+  return out;
+}
+
+/** One observation per human who spoke in the segment, in order of `humans`. */
+export function extractProfiles(
+  views: readonly MessageView[],
+  humans: readonly string[],
+): ProfileObservation[] {
+  const out: ProfileObservation[] = [];
+  for (const id of new Set(humans)) {
+    const own = views.filter((v) => v.msg.sender_id === id && v.msg.role === 'user');
+    if (own.length === 0) continue;
+    const name = own[0]?.speaker ?? id;
+    out.push({ user_id: id, explicit_info: explicitInfo(own), implicit_traits: implicitTraits(name, own) });
+  }
+  return out;
+}

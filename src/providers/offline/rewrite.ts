@@ -1,0 +1,397 @@
+/**
+ * Third-person rewriting: "I'm going to paint my fence" said by Melanie becomes "Melanie
+ * is going to paint Melanie's fence"; "you"/"your" become the addressee's name when it
+ * is known. Verbs after a replaced subject are re-conjugated ("I love" -> "Melanie
+ * loves", "are you" -> "is Caroline"). Gender is never guessed: reflexives become
+ * "themself".
+ */
+
+const MODALS = new Set([
+  'will',
+  'would',
+  'can',
+  'could',
+  'should',
+  'might',
+  'must',
+  'may',
+  'shall',
+  'ought',
+  "can't",
+  "won't",
+  "wouldn't",
+  "couldn't",
+  "shouldn't",
+  "didn't",
+  "mustn't",
+  'cannot',
+  'used',
+  'did',
+  'had',
+  "hadn't",
+]);
+
+const IRREGULAR_PAST = new Set(
+  `was were went had did got made took saw came felt found thought told said gave knew left met ran began
+bought brought built caught chose drew drove ate fell fought flew forgot grew heard held kept lost meant paid
+rode sang sat sent slept spent spoke stood swam taught threw understood woke won wore wrote became shot hung
+led lent let put quit set shut split spread hit hurt cut cost bet broke froze hid rang rose shook stole stuck
+struck swore tore sold sought blew bled bent bit bound clung crept dealt dove dug fed fled flung forgave
+ground knelt laid lay leapt lit shone shrank slid spat spun sprang stank strove stung swept swung wept wound
+wove arose sank drank forbade`.split(/\s+/),
+);
+/** Prefixes that keep a verb irregular: "rewrote", "overcame", "understood". */
+const PAST_PREFIX = /^(?:re|over|under|mis|out|with|un|fore|up)(.+)$/;
+
+const ADVERBS = new Set(
+  `really just also always never often usually sometimes still actually totally truly finally recently
+definitely absolutely honestly even only already kinda mostly generally typically personally seriously
+genuinely literally rarely hardly barely almost sort kind currently constantly occasionally too ever then
+now again first def def'nitely basically certainly probably definitely`.split(/\s+/),
+);
+
+const LY_VERBS = new Set(['apply', 'rely', 'reply', 'supply', 'fly', 'comply', 'imply', 'multiply', 'ally']);
+const NOT_PARTICIPLE = new Set(['need', 'feed', 'proceed', 'succeed', 'bleed', 'speed', 'seed', 'heed']);
+
+const IRREGULAR: Record<string, string> = {
+  am: 'is',
+  are: 'is',
+  was: 'was',
+  were: 'was',
+  be: 'is',
+  have: 'has',
+  do: 'does',
+  go: 'goes',
+  "don't": "doesn't",
+  "haven't": "hasn't",
+  "aren't": "isn't",
+  "weren't": "wasn't",
+  "ain't": "isn't",
+  wanna: 'wants to',
+  gotta: 'has to',
+  gonna: 'is gonna',
+};
+
+/** Third-person-singular form of a verb that followed "I" or "you"; other words unchanged. */
+export function conjugate(verb: string): string {
+  const v = verb.toLowerCase();
+  const hit = Object.hasOwn(IRREGULAR, v) ? IRREGULAR[v] : undefined;
+  if (hit) return hit;
+  const base = PAST_PREFIX.exec(v)?.[1] ?? '';
+  const past = (v.endsWith('ed') && !NOT_PARTICIPLE.has(v)) || IRREGULAR_PAST.has(base);
+  if (MODALS.has(v) || IRREGULAR_PAST.has(v) || past || v.endsWith("n't") || v.endsWith('ing')) {
+    return verb;
+  }
+  if (!/^[a-z]+$/.test(v) || v.length < 2) return verb;
+  if (/(s|sh|ch|x|z|o)$/.test(v)) return `${verb}es`;
+  if (/[^aeiou]y$/.test(v)) return `${verb.slice(0, -1)}ies`;
+  return `${verb}s`;
+}
+
+function isAdverb(w: string): boolean {
+  return ADVERBS.has(w) || (w.endsWith('ly') && w.length > 4 && !LY_VERBS.has(w));
+}
+
+function looksParticiple(w: string): boolean {
+  if (w === 'been' || w === 'gone' || w === 'done' || w === 'seen' || w === 'had' || w === 'got') return true;
+  return (w.endsWith('ed') || w.endsWith('en')) && !NOT_PARTICIPLE.has(w) && w.length > 3;
+}
+
+/** Words before "you" that put it in subject position ("and you", "if you"). */
+const SUBJECT_BEFORE = new Set(
+  `and but so because cause 'cause if when that as while since though although where how what why who whether
+until before after hope think bet guess know glad sure wish maybe probably or than`.split(/\s+/),
+);
+
+/** Auxiliaries inverted in questions: "have you" -> "has Caroline". */
+const INVERTED: Record<string, string> = {
+  are: 'is',
+  were: 'was',
+  have: 'has',
+  do: 'does',
+  "don't": "doesn't",
+  "aren't": "isn't",
+  "haven't": "hasn't",
+  "weren't": "wasn't",
+  am: 'is',
+};
+
+/** Words after which an auxiliary starts a question: "how long have you ...". */
+const QUESTION_LEAD = new Set(
+  `what how why where when who which long much many often and but so or ever whom whose`.split(/\s+/),
+);
+
+const ELLIPTIC_ING = new Set(
+  `gonna going planning thinking hoping trying looking heading working researching getting feeling loving
+enjoying learning studying reading watching taking starting preparing saving volunteering training practicing
+practising considering spending doing making writing painting playing running visiting`.split(/\s+/),
+);
+const ELLIPTIC_ADJ = new Set(
+  `glad happy excited proud sorry thrilled lucky busy grateful thankful stoked pumped nervous tired exhausted
+swamped stuck keen`.split(/\s+/),
+);
+/** "Love that painting!" drops its "I". Not "feel"/"think": "Feel free", "Think about it". */
+const ELLIPTIC_PRESENT = new Set([
+  'love',
+  'hope',
+  'wish',
+  'miss',
+  'guess',
+  'bet',
+  'need',
+  'want',
+  'appreciate',
+  'adore',
+]);
+const ELLIPTIC_PAST = new Set(
+  `just been got went finally recently started finished spent visited bought made took saw met tried had
+adopted joined signed painted ran moved found`.split(/\s+/),
+);
+
+/** A finite verb after a leading gerund shows the gerund is the subject. */
+const GERUND_SUBJECT_VERB =
+  /\b(?:is|was|are|were|has|makes|made|helps|means|can|will|would|looks|seems|sounds|feels|gives|keeps|brings|takes|lets|becomes|requires|needs|matters|works|isn't|wasn't)\b/i;
+
+/** Any word the rewriter acts on. */
+const PRONOUN =
+  /\b(?:i|me|my|mine|myself|we|us|our|ours|ourselves|you|your|yours|yourself|y'all)(?:'[a-z]+)?\b/i;
+
+export interface Rewritten {
+  text: string;
+  /** A first-person-singular subject was replaced by the speaker's name. */
+  firstPerson: boolean;
+  /** A second-person reference remained or was replaced. */
+  secondPerson: boolean;
+}
+
+/**
+ * Rewrites one sentence spoken by `speaker` into third person. `addressee` replaces
+ * "you"; when null, second-person words stay as they are.
+ */
+export function toThirdPerson(sentence: string, speaker: string, addressee: string | null): Rewritten {
+  if (!PRONOUN.test(sentence)) {
+    // Fast path: nothing to replace, only a dropped subject to supply.
+    const elliptic = /\?["')]*$/.test(sentence) ? null : elide(sentence, speaker, addressee);
+    return { text: elliptic ?? sentence, firstPerson: elliptic !== null, secondPerson: false };
+  }
+  const parts = sentence.match(/[A-Za-z0-9]+(?:'[A-Za-z]+)*|[^A-Za-z0-9]+/g) ?? [];
+  const out: string[] = [];
+  let firstPerson = false;
+  let secondPerson = false;
+  const lower = parts.map((p) => p.toLowerCase());
+  const wordAt = parts.map((p) => /^[A-Za-z0-9]/.test(p));
+  const low = (i: number): string => lower[i] ?? '';
+  const isWord = (i: number): boolean => wordAt[i] === true;
+  const firstWord = wordAt.indexOf(true);
+  /** Index of the next word if only a plain space separates it from word `i`. */
+  const nextWord = (i: number): number => (parts[i + 1] === ' ' && isWord(i + 2) ? i + 2 : -1);
+  const prevWord = (): string => {
+    for (let j = out.length - 1; j >= 0; j--) {
+      const p = out[j] ?? '';
+      if (/^[A-Za-z0-9]/.test(p)) return p.toLowerCase();
+      if (/[^\s]/.test(p)) return '';
+    }
+    return '';
+  };
+  /** Re-conjugates the verb after a replaced singular subject, skipping adverbs. */
+  const fixVerb = (i: number): number => {
+    let j = nextWord(i);
+    while (j >= 0 && isAdverb(low(j))) {
+      out.push(parts[j - 1] ?? ' ', parts[j] ?? '');
+      j = nextWord(j);
+    }
+    if (j < 0) return i;
+    out.push(' ', conjugate(parts[j] ?? ''));
+    return j;
+  };
+  const possessive = (name: string): string => `${name}'s`;
+  // A possessive soon after the speaker was named becomes "their" for readability ("Caroline
+  // is gonna continue their edu"), unless a second person would make that ambiguous.
+  const hasYou = /\b(?:you|your|you're|you've|you'll|you'd|yours|yourself)\b/i.test(sentence);
+  let namedAt = -1;
+  const isQuestion = /\?["')]*$/.test(sentence.trim());
+  const wordsSince = (k: number): number => out.slice(k).filter((o) => /^[A-Za-z0-9]/.test(o)).length;
+  const markNamed = (): void => {
+    namedAt = out.length;
+  };
+  const speakerRef = (form: 'obj' | 'poss'): string => {
+    const near = namedAt >= 0 && wordsSince(namedAt) <= 3;
+    const ref = form === 'poss' && near && !hasYou ? 'their' : form === 'obj' ? speaker : possessive(speaker);
+    markNamed();
+    return ref;
+  };
+  // Likewise "we": the first becomes "<speaker> and others", later ones "they".
+  let group = false;
+  const groupRef = (first: string, later: string): string => {
+    const out = group ? later : first;
+    group = true;
+    return out;
+  };
+
+  for (let i = 0; i < parts.length; i++) {
+    const raw = parts[i] ?? '';
+    if (!isWord(i)) {
+      out.push(raw);
+      continue;
+    }
+    const w = lower[i] ?? '';
+    const sentenceStart = i === firstWord;
+    // Inverted questions: "are you", "do I".
+    const inv = Object.hasOwn(INVERTED, w) ? INVERTED[w] : undefined;
+    const nj = nextWord(i);
+    const lead = (): boolean =>
+      sentenceStart || isQuestion || QUESTION_LEAD.has(prevWord()) || /,\s*$/.test(out[out.length - 1] ?? '');
+    if (inv && nj >= 0 && lead()) {
+      const nw = low(nj);
+      const target = nw === 'you' && addressee ? addressee : nw === 'i' && w !== 'are' ? speaker : null;
+      if (target) {
+        out.push(matchCase(raw, inv), ' ', target);
+        if (nw === 'you') secondPerson = true;
+        else firstPerson = true;
+        i = nj;
+        continue;
+      }
+    }
+    switch (w) {
+      case "i'm":
+      case "i've":
+      case "i'll": {
+        out.push(speaker, ' ', w === "i'm" ? 'is' : w === "i've" ? 'has' : 'will');
+        firstPerson = true;
+        markNamed();
+        continue;
+      }
+      case "i'd": {
+        let j = nextWord(i);
+        while (j >= 0 && isAdverb(low(j))) j = nextWord(j);
+        out.push(speaker, ' ', j >= 0 && looksParticiple(low(j)) ? 'had' : 'would');
+        firstPerson = true;
+        markNamed();
+        continue;
+      }
+      case 'i': {
+        const compound = isCompoundSubject(out.join(''), speaker);
+        out.push(speaker);
+        firstPerson = true;
+        markNamed();
+        if (!compound) i = fixVerb(i);
+        continue;
+      }
+      case 'me':
+        out.push(parts[i + 1]?.startsWith('-') ? raw : speakerRef('obj'));
+        continue;
+      case 'my':
+        out.push(speakerRef('poss'));
+        continue;
+      case 'mine':
+        out.push(possessive(speaker));
+        continue;
+      case 'myself':
+        out.push('themself');
+        continue;
+      case 'we':
+      case "we're":
+      case "we've":
+      case "we'll":
+      case "we'd": {
+        const tail: Record<string, string> = {
+          "we're": ' are',
+          "we've": ' have',
+          "we'll": ' will',
+          "we'd": ' would',
+        };
+        out.push(`${groupRef(`${speaker} and others`, matchCase(raw, 'they'))}${tail[w] ?? ''}`);
+        firstPerson = true;
+        continue;
+      }
+      case 'us':
+        out.push(groupRef(`${speaker} and others`, 'them'));
+        continue;
+      case 'our':
+        out.push(groupRef(possessive(speaker), 'their'));
+        continue;
+      case 'ours':
+        out.push(possessive(speaker));
+        continue;
+      case 'ourselves':
+        out.push('themselves');
+        continue;
+    }
+    if (addressee && /^(you|you're|you've|you'll|you'd|your|yours|yourself|y'all)$/.test(w)) {
+      secondPerson = true;
+      if (w === 'your' || w === 'yours') out.push(possessive(addressee));
+      else if (w === 'yourself') out.push('themself');
+      else if (w === "y'all") out.push(`${addressee} and others`);
+      else if (w === "you're" || w === "you've" || w === "you'll") {
+        out.push(addressee, ' ', w === "you're" ? 'is' : w === "you've" ? 'has' : 'will');
+      } else if (w === "you'd") {
+        const j = nextWord(i);
+        out.push(addressee, ' ', j >= 0 && looksParticiple(low(j)) ? 'had' : 'would');
+      } else {
+        // Plain "you": re-conjugate only in subject position.
+        const before = prevWord();
+        out.push(addressee);
+        const j = nextWord(i);
+        const next = j >= 0 ? low(j) : '';
+        if (next === 'guys' || next === 'all') {
+          out.push(' and others');
+          i = j;
+        } else if (Object.hasOwn(INVERTED, next) && next !== 'do' && next !== "don't") i = fixVerb(i);
+        else if (sentenceStart || before === '' || SUBJECT_BEFORE.has(before)) i = fixVerb(i);
+      }
+      continue;
+    }
+    out.push(raw);
+  }
+  let text = out.join('');
+  const elliptic = /\?["')]*$/.test(text) ? null : elide(text, speaker, addressee);
+  if (elliptic) {
+    text = elliptic;
+    firstPerson = true;
+  }
+  return { text, firstPerson, secondPerson };
+}
+
+/**
+ * True when "I" closes a compound subject ("My husband and I go"): the clause so far is
+ * short, ends in "and"/"or" and has no subject of the speaker yet.
+ */
+function isCompoundSubject(before: string, speaker: string): boolean {
+  const clause = before.split(/[,;:.!?—–]|\s-\s/).pop() ?? '';
+  if (!/\b(and|or)\s*$/i.test(clause)) return false;
+  const words = clause.trim().split(/\s+/);
+  const standalone = words.some((w) => w === speaker);
+  return !standalone && words.length >= 2 && words.length <= 5;
+}
+
+/** Supplies the dropped subject of "Researching adoption agencies" or "Just got back". */
+function elide(text: string, speaker: string, addressee: string | null): string | null {
+  const m = /^([A-Za-z']+)\b/.exec(text);
+  if (!m) return null;
+  const first = (m[1] ?? '').toLowerCase();
+  const rest = text.slice(m[0].length);
+  const head = `${first}${rest}`;
+  if (ELLIPTIC_ING.has(first)) {
+    // A gerund subject ("Taking care of ourselves is vital") is not an ellipsis.
+    const clause = rest.split(/[,;:—–]|\s-\s/)[0] ?? '';
+    if (first !== 'gonna' && GERUND_SUBJECT_VERB.test(clause)) return null;
+    return `${speaker} is ${head}`;
+  }
+  if (ELLIPTIC_ADJ.has(first)) return `${speaker} is ${head}`;
+  if (ELLIPTIC_PRESENT.has(first)) {
+    // "Love is all you need" and "Miss Smith called" have their own subject.
+    const next = /^\s+([A-Z]\w*)/.exec(rest)?.[1];
+    if (/^\s*(?:is|was|are|were|has|can|will|'s)\b/.test(rest)) return null;
+    if (next && next !== addressee && next !== speaker) return null;
+    return `${speaker} ${conjugate(first)}${rest}`;
+  }
+  if (ELLIPTIC_PAST.has(first)) {
+    if (first === 'been') return `${speaker} has ${head}`;
+    return `${speaker} ${head}`;
+  }
+  return null;
+}
+
+function matchCase(original: string, replacement: string): string {
+  return /^[A-Z]/.test(original) ? replacement.charAt(0).toUpperCase() + replacement.slice(1) : replacement;
+}

@@ -1,0 +1,160 @@
+/**
+ * Text primitives for the offline extractor: normalisation, sentence splitting,
+ * tokenising, stopwords and a light stemmer. Hand-written and deterministic so the
+ * extractor needs no dependency, no network and no model.
+ */
+
+/** Straightens curly quotes and collapses whitespace (newlines become sentence breaks). */
+export function normalize(text: string): string {
+  return text
+    .replace(/[\u2018\u2019\u02bc`]/g, "'")
+    .replace(/[\u201c\u201d]/g, '"')
+    .replace(/\u2026/g, '...')
+    .replace(/[ \t\u00a0]+/g, ' ')
+    .trim();
+}
+
+const ABBREVIATIONS = new Set([
+  'mr',
+  'mrs',
+  'ms',
+  'dr',
+  'prof',
+  'sr',
+  'jr',
+  'st',
+  'vs',
+  'etc',
+  'e.g',
+  'i.e',
+  'approx',
+  'no',
+  'u.s',
+  'inc',
+  'ltd',
+  'co',
+  'jan',
+  'feb',
+  'mar',
+  'apr',
+  'jun',
+  'jul',
+  'aug',
+  'sep',
+  'sept',
+  'oct',
+  'nov',
+  'dec',
+]);
+
+/**
+ * Splits text into sentences on `.`, `!`, `?` (and runs of them) followed by whitespace,
+ * and on line breaks; abbreviations, decimals and initials do not end a sentence.
+ */
+export function splitSentences(text: string): string[] {
+  const out: string[] = [];
+  for (const line of normalize(text).split(/\s*\n+\s*/)) {
+    let start = 0;
+    const re = /[.!?]+["')\]]*(?=\s+|$)/g;
+    for (let m = re.exec(line); m !== null; m = re.exec(line)) {
+      const end = m.index + m[0].length;
+      const before = line.slice(start, m.index);
+      const lastWord = (/([A-Za-z.]+)$/.exec(before)?.[1] ?? '').toLowerCase();
+      const isAbbrev = m[0] === '.' && (ABBREVIATIONS.has(lastWord) || /^[a-z]$/i.test(lastWord));
+      if (isAbbrev) continue;
+      const piece = line.slice(start, end).trim();
+      if (piece) out.push(piece);
+      start = end;
+    }
+    const rest = line.slice(start).trim();
+    if (rest) out.push(rest);
+  }
+  return out;
+}
+
+/** Lower-cased word tokens (letters, digits, inner apostrophes, `+`, `-`). */
+export function tokenize(text: string): string[] {
+  return (
+    text
+      .toLowerCase()
+      .replace(/[\u2018\u2019\u02bc`]/g, "'")
+      .match(/[a-z0-9]+(?:['+-][a-z0-9]+)*\+?/g) ?? []
+  );
+}
+
+/** Function words plus conversational fillers: words that carry no topic. */
+export const STOPWORDS: ReadonlySet<string> = new Set(
+  `a about above after again against ain't all also am an and any are aren't as at be because been before
+being below between both but by can can't cannot could couldn't did didn't do does doesn't doing don't down
+during each few for from further had hadn't has hasn't have haven't having he he'd he'll he's her here
+here's hers herself him himself his how how's i i'd i'll i'm i've if in into is isn't it it's its itself
+let's me more most mustn't my myself no nor not of off on once only or other ought our ours ourselves out
+over own same shan't she she'd she'll she's should shouldn't so some such than that that's the their
+theirs them themselves then there there's these they they'd they'll they're they've this those through to
+too under until up very was wasn't we we'd we'll we're we've were weren't what what's when when's where
+where's which while who who's whom why why's will with won't would wouldn't you you'd you'll you're you've
+your yours yourself yourselves just really totally truly pretty quite very much many lot lots thing things
+stuff yeah yes yep yup nope ok okay oh ah hey hi hello wow cool great awesome nice thanks thank please
+sure well like also still even ever maybe actually definitely absolutely gonna wanna gotta kinda sorta
+get got getting go going went make made making know knew think thought feel felt say said tell told
+see saw look looks looking want wanted one ones way day time lol haha hmm um uh s t d ll re ve m
+something anything everything nothing someone anyone everyone always never often sometimes now today
+tomorrow yesterday week weeks month months year years ago last next soon again back good bad right
+can could may might must shall should will would`.split(/\s+/),
+);
+
+/** True for a token that carries topic: not a stopword, not a bare number, 2+ letters. */
+export function isContentWord(token: string): boolean {
+  return token.length > 2 && !STOPWORDS.has(token) && !/^\d+$/.test(token);
+}
+
+/**
+ * Light suffix stripping (plural, -ing, -ed, -ly, -ies) so that "painting", "paints" and
+ * "painted" meet; not a full Porter stemmer, just enough for lexical overlap.
+ */
+export function stem(word: string): string {
+  let w = word.toLowerCase().replace(/'s$/, '');
+  if (w.length <= 3) return w;
+  if (w.endsWith('ies') && w.length > 4) w = `${w.slice(0, -3)}y`;
+  else if (w.endsWith('sses')) w = w.slice(0, -2);
+  else if (w.endsWith('s') && !w.endsWith('ss') && !w.endsWith('us') && !w.endsWith('is')) w = w.slice(0, -1);
+  if (w.endsWith('ing') && w.length > 5) w = undouble(w.slice(0, -3));
+  else if (w.endsWith('ed') && w.length > 4) w = undouble(w.slice(0, -2));
+  else if (w.endsWith('ly') && w.length > 5) w = w.slice(0, -2);
+  if (w.endsWith('e') && w.length > 4) w = w.slice(0, -1);
+  return w;
+}
+
+function undouble(w: string): string {
+  return /([bdfgmnprt])\1$/.test(w) ? w.slice(0, -1) : w;
+}
+
+/** Stems of the content words of a text. */
+export function contentStems(text: string): string[] {
+  return tokenize(text).filter(isContentWord).map(stem);
+}
+
+/** Upper-cases the first letter. */
+export function capitalize(s: string): string {
+  return s.length === 0 ? s : s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/** Ends the text with sentence punctuation if it has none. */
+export function terminate(s: string): string {
+  const t = s.trim().replace(/[\s,;:–—-]+$/, '');
+  return /[.!?]["')\]]?$/.test(t) ? t : `${t}.`;
+}
+
+/** Cuts text at a word boundary to at most `max` chars, marking the cut with an ellipsis. */
+export function truncate(s: string, max: number): string {
+  if (s.length <= max) return s;
+  const cut = s.slice(0, Math.max(0, max - 1));
+  const at = cut.lastIndexOf(' ');
+  return `${(at > max * 0.6 ? cut.slice(0, at) : cut).replace(/[\s,;:]+$/, '')}…`;
+}
+
+/** Joins items as "a", "a and b", "a, b and c". */
+export function joinAnd(items: readonly string[]): string {
+  if (items.length <= 1) return items[0] ?? '';
+  return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}

@@ -1,0 +1,78 @@
+/** Builders for add requests in tests. */
+export const T0 = Date.UTC(2024, 4, 8, 13, 0, 0); // 2024-05-08 13:00 UTC
+export const MIN = 60_000;
+export const DAY = 86_400_000;
+
+export interface Msg {
+  sender_id: string;
+  role: 'user' | 'assistant' | 'tool';
+  content: string;
+  timestamp: number;
+  sender_name?: string;
+  tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[];
+  tool_call_id?: string;
+}
+
+export const user = (id: string, content: string, timestamp: number, name?: string): Msg => ({
+  sender_id: id,
+  role: 'user',
+  content,
+  timestamp,
+  ...(name ? { sender_name: name } : {}),
+});
+
+export const assistant = (id: string, content: string, timestamp: number): Msg => ({
+  sender_id: id,
+  role: 'assistant',
+  content,
+  timestamp,
+});
+
+/** Two humans and an assistant that looks something up with a tool. */
+export function multiParty(t = T0): Msg[] {
+  return [
+    user('alice', 'Hi Bob! I just moved to Lisbon last week, and I love the food here.', t, 'Alice'),
+    user(
+      'bob',
+      "That's great Alice. I work as a nurse in Porto, and my sister Carla lives in Lisbon too.",
+      t + MIN,
+      'Bob',
+    ),
+    user(
+      'alice',
+      'Can the assistant find us a vegetarian restaurant near Alfama for Saturday?',
+      t + 2 * MIN,
+      'Alice',
+    ),
+    {
+      sender_id: 'helper-bot',
+      role: 'assistant',
+      content: 'Let me search for vegetarian restaurants near Alfama.',
+      timestamp: t + 3 * MIN,
+      tool_calls: [
+        {
+          id: 'call_1',
+          type: 'function',
+          function: {
+            name: 'search_restaurants',
+            arguments: '{"near":"Alfama","diet":"vegetarian","day":"Saturday"}',
+          },
+        },
+      ],
+    },
+    {
+      sender_id: 'helper-bot',
+      role: 'tool',
+      content:
+        '[{"name":"Ao 26 Vegan Food Project","rating":4.7},{"name":"Jardim das Cerejas","rating":4.5}]',
+      timestamp: t + 3 * MIN + 1000,
+      tool_call_id: 'call_1',
+    },
+    assistant(
+      'helper-bot',
+      'I found Ao 26 Vegan Food Project (4.7) and Jardim das Cerejas (4.5) near Alfama.',
+      t + 4 * MIN,
+    ),
+    user('bob', 'Thanks, that is perfect! I prefer Ao 26.', t + 5 * MIN, 'Bob'),
+  ];
+}

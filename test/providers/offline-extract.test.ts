@@ -1,0 +1,327 @@
+import { describe, expect, it } from 'vitest';
+import type { Extraction, SegmentMessage, ToolCall } from '../../src/core/ports.js';
+import { OfflineExtractor } from '../../src/providers/offline/index.js';
+
+/** Thursday 14 March 2024, 09:30 UTC. */
+const T0 = Date.UTC(2024, 2, 14, 9, 30);
+
+function builder() {
+  let n = 0;
+  return (
+    m: Partial<SegmentMessage> & Pick<SegmentMessage, 'sender_id' | 'role' | 'content'>,
+  ): SegmentMessage => {
+    n++;
+    return {
+      id: `m${n}`,
+      session_id: 's1',
+      sender_name: null,
+      timestamp: T0 + n * 60_000,
+      tool_calls: null,
+      tool_call_id: null,
+      ...m,
+    };
+  };
+}
+
+const call = (id: string, name: string, args: Record<string, unknown>): ToolCall => ({
+  id,
+  type: 'function',
+  function: { name, arguments: JSON.stringify(args) },
+});
+
+/** Two humans chat, then one asks the assistant, which retries a failing tool call. */
+function travelSegment(reaction = 'Perfect, thanks Helper!'): SegmentMessage[] {
+  const msg = builder();
+  const alice = { sender_id: 'u_alice', sender_name: 'Alice', role: 'user' as const };
+  const bob = { sender_id: 'u_bob', sender_name: 'Bob', role: 'user' as const };
+  const helper = { sender_id: 'a_helper', sender_name: 'Helper', role: 'assistant' as const };
+  return [
+    msg({
+      ...alice,
+      content: 'Hi Bob! I went to the Lisbon tech conference yesterday and gave my first talk about Rust.',
+    }),
+    msg({ ...bob, content: 'Wow, congrats Alice! How did it go?' }),
+    msg({
+      ...alice,
+      content: 'It went great, thanks! I work as a backend engineer at Acme. My sister Carla came to watch.',
+    }),
+    msg({
+      ...bob,
+      content:
+        "That's awesome. I love hiking, and I'm planning a trip to the Alps next month with my husband.",
+    }),
+    msg({ ...alice, content: 'Helper, can you check the weather in Chamonix for next weekend?' }),
+    msg({
+      ...helper,
+      content: '',
+      tool_calls: [call('c1', 'get_weather', { city: 'Chamonix', date: '2024-03-23' })],
+    }),
+    msg({ sender_id: 'tool', role: 'tool', content: '{"error":"city not found"}', tool_call_id: 'c1' }),
+    msg({
+      ...helper,
+      content: '',
+      tool_calls: [call('c2', 'get_weather', { city: 'Chamonix-Mont-Blanc, FR', date: '2024-03-23' })],
+    }),
+    msg({ sender_id: 'tool', role: 'tool', content: 'Sunny, 4°C high, light wind.', tool_call_id: 'c2' }),
+    msg({ ...helper, content: 'Next Saturday in Chamonix looks sunny with a high of 4°C and light wind.' }),
+    msg({ ...bob, content: reaction }),
+  ];
+}
+
+const ctx = { humans: ['u_alice', 'u_bob'], agents: ['a_helper'] };
+const extract = (segment: SegmentMessage[], c = ctx): Extraction =>
+  new OfflineExtractor().extractSync(segment, c);
+
+describe('offline extractor: facts', () => {
+  const segment = travelSegment();
+  const { episode } = extract(segment);
+  const ids = new Set(segment.map((m) => m.id));
+
+  it('rewrites first-person sentences in the third person with absolute dates', () => {
+    const conference = episode.facts.find((f) => f.content.includes('Lisbon'));
+    expect(conference?.content).toBe(
+      "Alice went to the Lisbon tech conference on 13 March 2024 and gave Alice's first talk about Rust.",
+    );
+    expect(conference?.message_ids).toEqual(['m1']);
+    const plan = episode.facts.find((f) => f.content.includes('Alps'));
+    expect(plan?.content).toContain('Bob is planning a trip to the Alps in April 2024');
+    expect(plan?.message_ids).toEqual(['m4']);
+    expect(episode.facts.some((f) => f.content === 'Alice works as a backend engineer at Acme.')).toBe(true);
+    expect(episode.facts.some((f) => f.content === "Alice's sister Carla came to watch.")).toBe(true);
+  });
+
+  it('keeps no first-person pronoun and cites only segment messages', () => {
+    for (const f of episode.facts) {
+      expect(f.content).not.toMatch(/\b(?:I|I'm|I've|my|me)\b/);
+      expect(f.message_ids.length).toBeGreaterThan(0);
+      for (const id of f.message_ids) expect(ids.has(id)).toBe(true);
+    }
+  });
+
+  it('skips greetings, thanks and pure questions', () => {
+    const cited = new Set(episode.facts.flatMap((f) => f.message_ids));
+    expect(cited.has('m11')).toBe(false); // "Perfect, thanks Helper!"
+    expect(episode.facts.some((f) => /congrats/i.test(f.content))).toBe(false);
+  });
+
+  it('records tool calls with their results and both message ids', () => {
+    const ok = episode.facts.find((f) => f.content.includes('Sunny'));
+    expect(ok?.content).toMatch(/^Helper called the get_weather tool \(city: Chamonix-Mont-Blanc, FR/);
+    expect(ok?.message_ids).toEqual(['m8', 'm9']);
+  });
+
+  it('pairs a short answer with the question it answers', () => {
+    const msg = builder();
+    const seg = [
+      msg({
+        sender_id: 'c',
+        sender_name: 'Caroline',
+        role: 'user',
+        content: 'How long have you been married?',
+      }),
+      msg({ sender_id: 'm', sender_name: 'Melanie', role: 'user', content: '5 years already! Time flies.' }),
+    ];
+    const facts = extract(seg, { humans: ['c', 'm'], agents: [] }).episode.facts;
+    const qa = facts.find((f) => f.content.startsWith('Asked by Caroline'));
+    expect(qa?.content).toBe(
+      'Asked by Caroline "How long has Melanie been married?", Melanie answered: 5 years already. Time flies.',
+    );
+    expect(qa?.message_ids).toEqual(['m1', 'm2']);
+  });
+
+  it('resolves "you" to the participant named in a three-way chat', () => {
+    const msg = builder();
+    const seg = [
+      msg({
+        sender_id: 'a',
+        sender_name: 'Ann',
+        role: 'user',
+        content: 'I just moved to Denver for a new job.',
+      }),
+      msg({
+        sender_id: 'b',
+        sender_name: 'Ben',
+        role: 'user',
+        content: 'I started learning the cello in January.',
+      }),
+      msg({
+        sender_id: 'c',
+        sender_name: 'Cleo',
+        role: 'user',
+        content: 'Ann, your new apartment in Denver must have a great view of the mountains.',
+      }),
+    ];
+    const facts = extract(seg, { humans: ['a', 'b', 'c'], agents: [] }).episode.facts;
+    expect(facts.find((f) => f.message_ids[0] === 'm3')?.content).toBe(
+      "Cleo told Ann that Ann's new apartment in Denver must have a great view of the mountains.",
+    );
+  });
+
+  it('keeps code blocks out of facts', () => {
+    const msg = builder();
+    const seg = [
+      msg({
+        sender_id: 'u',
+        sender_name: 'Uma',
+        role: 'user',
+        content: 'I maintain the billing service in Go.',
+      }),
+      msg({
+        sender_id: 'bot',
+        sender_name: 'Bot',
+        role: 'assistant',
+        content:
+          'I rewrote the retry loop for the billing service.\n```go\nfor i := 0; i < 3; i++ { retry() }\n```',
+      }),
+    ];
+    const facts = extract(seg, { humans: ['u'], agents: ['bot'] }).episode.facts;
+    expect(facts.map((f) => f.content)).toEqual([
+      'Uma maintains the billing service in Go.',
+      'Bot rewrote the retry loop for the billing service.',
+    ]);
+  });
+
+  it('deduplicates repeated statements and merges their message ids', () => {
+    const msg = builder();
+    const a = { sender_id: 'a', sender_name: 'Ann', role: 'user' as const };
+    const seg = [
+      msg({ ...a, content: 'I adopted a rescue dog named Biscuit from the shelter.' }),
+      msg({ sender_id: 'b', sender_name: 'Ben', role: 'user', content: 'Nice.' }),
+      msg({ ...a, content: 'I adopted a rescue dog named Biscuit from the shelter!' }),
+    ];
+    const facts = extract(seg, { humans: ['a', 'b'], agents: [] }).episode.facts;
+    const biscuit = facts.filter((f) => f.content.includes('Biscuit'));
+    expect(biscuit).toHaveLength(1);
+    expect(biscuit[0]?.message_ids).toEqual(['m1', 'm3']);
+  });
+});
+
+describe('offline extractor: episode', () => {
+  it('narrates in the third person with names, dates and tool use', () => {
+    const { episode } = extract(travelSegment());
+    expect(episode.episode.startsWith('On 14 March 2024, Alice, Bob and Helper had a conversation.')).toBe(
+      true,
+    );
+    expect(episode.episode).toContain('Alice went to the Lisbon tech conference on 13 March 2024');
+    expect(episode.episode).toContain('Helper called the get_weather tool');
+    expect(episode.episode).toContain('The get_weather tool returned: Sunny');
+    expect(episode.summary).toMatch(/^Alice, Bob and Helper talked about .+ on 14 March 2024\./);
+    expect(episode.summary).toContain('get_weather');
+    expect(episode.subject).toContain('Chamonix');
+    expect(episode.subject.length).toBeLessThanOrEqual(200);
+  });
+
+  it('starts a new paragraph when the day changes', () => {
+    const msg = builder();
+    const seg = [
+      msg({
+        sender_id: 'a',
+        sender_name: 'Ann',
+        role: 'user',
+        content: 'I bought a new bike for my commute today.',
+      }),
+      msg({
+        sender_id: 'a',
+        sender_name: 'Ann',
+        role: 'user',
+        content: 'I rode the new bike to work this morning and loved it.',
+        timestamp: T0 + 86_400_000,
+      }),
+    ];
+    const { episode } = extract(seg, { humans: ['a'], agents: [] });
+    expect(episode.episode).toContain('\n\nOn 15 March 2024, the conversation continued.');
+    expect(episode.summary).toContain('between 14 March 2024 and 15 March 2024');
+  });
+
+  it('stays within bounds and fast on a 500-message segment', () => {
+    const msg = builder();
+    const things = [
+      'guitar',
+      'garden',
+      'novel',
+      'marathon',
+      'kitchen',
+      'camera',
+      'pottery',
+      'bicycle',
+      'violin',
+    ];
+    const places = ['Lisbon', 'Paris', 'Denver', 'Kyoto', 'Oslo', 'Lima', 'Austin'];
+    const seg = Array.from({ length: 500 }, (_, i) =>
+      msg({
+        sender_id: i % 2 ? 'u2' : 'u1',
+        sender_name: i % 2 ? 'Sam' : 'Kim',
+        role: 'user',
+        content: `Last week I took my ${things[i % things.length]} to ${places[i % places.length]} and my sister loved it. ${'We talked for hours about everything that happened during the trip and what comes next. '.repeat(3)}Did you ever try that?`,
+      }),
+    );
+    extract(travelSegment()); // warm the JIT up
+    // CPU time rather than wall time: the test machine may be busy with other work.
+    const started = process.cpuUsage();
+    const out = extract(seg, { humans: ['u1', 'u2'], agents: [] });
+    const used = process.cpuUsage(started);
+    const cpuMs = (used.user + used.system) / 1000;
+    console.log(`offline extraction of 500 messages: ${cpuMs.toFixed(0)} ms CPU`);
+    expect(cpuMs).toBeLessThan(1000);
+    expect(out.episode.episode.length).toBeLessThanOrEqual(8000);
+    expect(out.episode.episode.length).toBeGreaterThan(4000);
+    expect(out.episode.summary.length).toBeLessThanOrEqual(1000);
+    expect(out.episode.subject.length).toBeLessThanOrEqual(200);
+    expect(out.episode.facts.length).toBeLessThanOrEqual(1500);
+    expect(out.episode.episode.startsWith('On 14 March 2024, Kim and Sam had a conversation.')).toBe(true);
+  });
+
+  it('is deterministic', () => {
+    expect(extract(travelSegment())).toEqual(extract(travelSegment()));
+  });
+});
+
+describe('offline extractor: degenerate input', () => {
+  it('an empty segment still gives an episode', () => {
+    const out = extract([], { humans: [], agents: [] });
+    expect(out.episode.episode.length).toBeGreaterThan(0);
+    expect(out.episode.facts).toEqual([]);
+    expect(out.profiles).toEqual([]);
+    expect(out.cases).toEqual([]);
+  });
+
+  it('a single message gives an episode naming the speaker', () => {
+    const msg = builder();
+    const out = extract([msg({ sender_id: 'u9', role: 'user', content: 'ok' })], {
+      humans: ['u9'],
+      agents: [],
+    });
+    expect(out.episode.episode).toContain('u9');
+    expect(out.episode.subject.length).toBeGreaterThan(0);
+    expect(out.episode.summary.length).toBeGreaterThan(0);
+  });
+
+  it('only greetings give a non-empty episode and no facts', () => {
+    const msg = builder();
+    const seg = [
+      msg({ sender_id: 'a', sender_name: 'Ann', role: 'user', content: 'Hi Ben!' }),
+      msg({ sender_id: 'b', sender_name: 'Ben', role: 'user', content: 'Hey Ann, good to see you!' }),
+      msg({ sender_id: 'a', sender_name: 'Ann', role: 'user', content: 'Thanks! Talk soon.' }),
+    ];
+    const out = extract(seg, { humans: ['a', 'b'], agents: [] });
+    expect(out.episode.facts).toEqual([]);
+    expect(out.episode.episode).toContain('Ann and Ben');
+    expect(out.episode.episode).toContain('Hi Ben!');
+    expect(out.episode.summary).toBe('Ann and Ben exchanged greetings on 14 March 2024.');
+    expect(out.episode.subject).toBe('Conversation between Ann and Ben');
+  });
+});
+
+describe('offline extractor: port surface', () => {
+  it('implements the Extractor port asynchronously', async () => {
+    const ex = new OfflineExtractor();
+    expect(ex.kind).toBe('offline');
+    const out = await ex.extract(travelSegment(), ctx);
+    expect(out).toEqual(ex.extractSync(travelSegment(), ctx));
+  });
+
+  it('honours maxFactsPerMessage', () => {
+    const none = new OfflineExtractor({ maxFactsPerMessage: 0 }).extractSync(travelSegment(), ctx);
+    expect(none.episode.facts.every((f) => f.content.includes('called the get_weather tool'))).toBe(true);
+  });
+});

@@ -1,0 +1,184 @@
+import { describe, expect, it } from 'vitest';
+import type { Extraction, SegmentMessage, ToolCall } from '../../src/core/ports.js';
+import { OfflineExtractor, PROFILE_CATEGORIES } from '../../src/providers/offline/index.js';
+
+// The fixture mirrors the one in offline-extract.test.ts: two humans and a tool-using assistant.
+
+/** Thursday 14 March 2024, 09:30 UTC. */
+const T0 = Date.UTC(2024, 2, 14, 9, 30);
+
+function builder() {
+  let n = 0;
+  return (
+    m: Partial<SegmentMessage> & Pick<SegmentMessage, 'sender_id' | 'role' | 'content'>,
+  ): SegmentMessage => {
+    n++;
+    return {
+      id: `m${n}`,
+      session_id: 's1',
+      sender_name: null,
+      timestamp: T0 + n * 60_000,
+      tool_calls: null,
+      tool_call_id: null,
+      ...m,
+    };
+  };
+}
+
+const call = (id: string, name: string, args: Record<string, unknown>): ToolCall => ({
+  id,
+  type: 'function',
+  function: { name, arguments: JSON.stringify(args) },
+});
+
+/** Two humans chat, then one asks the assistant, which retries a failing tool call. */
+function travelSegment(reaction = 'Perfect, thanks Helper!'): SegmentMessage[] {
+  const msg = builder();
+  const alice = { sender_id: 'u_alice', sender_name: 'Alice', role: 'user' as const };
+  const bob = { sender_id: 'u_bob', sender_name: 'Bob', role: 'user' as const };
+  const helper = { sender_id: 'a_helper', sender_name: 'Helper', role: 'assistant' as const };
+  return [
+    msg({
+      ...alice,
+      content: 'Hi Bob! I went to the Lisbon tech conference yesterday and gave my first talk about Rust.',
+    }),
+    msg({ ...bob, content: 'Wow, congrats Alice! How did it go?' }),
+    msg({
+      ...alice,
+      content: 'It went great, thanks! I work as a backend engineer at Acme. My sister Carla came to watch.',
+    }),
+    msg({
+      ...bob,
+      content:
+        "That's awesome. I love hiking, and I'm planning a trip to the Alps next month with my husband.",
+    }),
+    msg({ ...alice, content: 'Helper, can you check the weather in Chamonix for next weekend?' }),
+    msg({
+      ...helper,
+      content: '',
+      tool_calls: [call('c1', 'get_weather', { city: 'Chamonix', date: '2024-03-23' })],
+    }),
+    msg({ sender_id: 'tool', role: 'tool', content: '{"error":"city not found"}', tool_call_id: 'c1' }),
+    msg({
+      ...helper,
+      content: '',
+      tool_calls: [call('c2', 'get_weather', { city: 'Chamonix-Mont-Blanc, FR', date: '2024-03-23' })],
+    }),
+    msg({ sender_id: 'tool', role: 'tool', content: 'Sunny, 4°C high, light wind.', tool_call_id: 'c2' }),
+    msg({ ...helper, content: 'Next Saturday in Chamonix looks sunny with a high of 4°C and light wind.' }),
+    msg({ ...bob, content: reaction }),
+  ];
+}
+
+const ctx = { humans: ['u_alice', 'u_bob'], agents: ['a_helper'] };
+const extract = (segment: SegmentMessage[], c = ctx): Extraction =>
+  new OfflineExtractor().extractSync(segment, c);
+
+describe('offline extractor: profiles', () => {
+  const { profiles } = extract(travelSegment());
+
+  it('observes the humans only, each item citing their own messages', () => {
+    expect(profiles.map((p) => p.user_id)).toEqual(['u_alice', 'u_bob']);
+    const segment = travelSegment();
+    for (const p of profiles) {
+      const own = new Set(segment.filter((m) => m.sender_id === p.user_id).map((m) => m.id));
+      for (const item of [...p.explicit_info, ...p.implicit_traits]) {
+        expect(item.message_ids.length).toBeGreaterThan(0);
+        for (const id of item.message_ids) expect(own.has(id)).toBe(true);
+      }
+      for (const e of p.explicit_info) expect(PROFILE_CATEGORIES).toContain(e.category);
+    }
+  });
+
+  it('classifies explicit information into sensible categories', () => {
+    const alice = profiles.find((p) => p.user_id === 'u_alice');
+    const bob = profiles.find((p) => p.user_id === 'u_bob');
+    expect(alice?.explicit_info).toContainEqual({
+      category: 'occupation',
+      description: 'Alice works as a backend engineer at Acme.',
+      message_ids: ['m3'],
+    });
+    expect(alice?.explicit_info.find((e) => e.category === 'relationship')?.description).toContain(
+      'sister Carla',
+    );
+    expect(bob?.explicit_info).toContainEqual({
+      category: 'hobby',
+      description: 'Bob loves hiking.',
+      message_ids: ['m4'],
+    });
+    expect(bob?.explicit_info.find((e) => e.category === 'plan')?.description).toBe(
+      "Bob is planning a trip to the Alps in April 2024 with Bob's husband.",
+    );
+  });
+
+  it('skips humans who did not speak and never profiles agents', () => {
+    const out = extract(travelSegment(), { humans: ['u_alice', 'u_bob', 'u_absent'], agents: ['a_helper'] });
+    expect(out.profiles.map((p) => p.user_id)).toEqual(['u_alice', 'u_bob']);
+  });
+
+  it('infers implicit traits from repeated evidence', () => {
+    const msg = builder();
+    const kim = { sender_id: 'k', sender_name: 'Kim', role: 'user' as const };
+    const seg = [
+      msg({ ...kim, content: 'How was your weekend? Did you go anywhere?' }),
+      msg({ sender_id: 'l', sender_name: 'Lee', role: 'user', content: 'We went to the lake.' }),
+      msg({ ...kim, content: 'Which lake? My kids would love a lake trip.' }),
+      msg({ sender_id: 'l', sender_name: 'Lee', role: 'user', content: 'Lake Tahoe.' }),
+      msg({ ...kim, content: 'Is it far? My family has never been there.' }),
+    ];
+    const kimProfile = extract(seg, { humans: ['k', 'l'], agents: [] }).profiles.find(
+      (p) => p.user_id === 'k',
+    );
+    const traits = kimProfile?.implicit_traits ?? [];
+    expect(traits.find((t) => t.trait === 'curious')?.message_ids).toEqual(['m1', 'm3', 'm5']);
+    expect(traits.find((t) => t.trait === 'family-oriented')?.message_ids).toEqual(['m3', 'm5']);
+  });
+});
+
+describe('offline extractor: cases', () => {
+  it('builds one case for the tool-using agent only', () => {
+    const seg = travelSegment();
+    const idle = { sender_id: 'a_idle', sender_name: 'Idle', role: 'assistant' as const };
+    seg.push({
+      ...seg[0]!,
+      ...idle,
+      id: 'm99',
+      content: 'I am here if you need me.',
+      timestamp: T0 + 99 * 60_000,
+    });
+    const { cases } = extract(seg, { humans: ctx.humans, agents: ['a_helper', 'a_idle'] });
+    expect(cases).toHaveLength(1);
+    const c = cases[0]!;
+    expect(c.agent_id).toBe('a_helper');
+    expect(c.task_intent).toBe('Check the weather in Chamonix for the weekend of 23-24 March 2024');
+    expect(c.approach).toContain('1. Called get_weather(city: Chamonix, date: 2024-03-23) -> failed');
+    expect(c.approach).toContain('2. Called get_weather(city: Chamonix-Mont-Blanc, FR');
+    expect(c.approach).toContain('3. Answered using the results');
+    expect(c.key_insight).toMatch(/get_weather failed at first; retrying it with different arguments/);
+    expect(c.quality_score).toBeGreaterThan(0.5);
+    expect(c.quality_score).toBeLessThanOrEqual(1);
+  });
+
+  it('scores lower when the user is dissatisfied', () => {
+    const happy = extract(travelSegment()).cases[0]!.quality_score;
+    const unhappy = extract(travelSegment("That's wrong, I asked about Chamonix in France.")).cases[0]!
+      .quality_score;
+    expect(unhappy).toBeLessThan(0.5);
+    expect(unhappy).toBeGreaterThanOrEqual(0);
+    expect(happy).toBeGreaterThan(unhappy);
+  });
+
+  it('gives no case when no agent called a tool', () => {
+    const msg = builder();
+    const seg = [
+      msg({ sender_id: 'u', sender_name: 'Uma', role: 'user', content: 'What is the capital of Peru?' }),
+      msg({
+        sender_id: 'bot',
+        sender_name: 'Bot',
+        role: 'assistant',
+        content: 'The capital of Peru is Lima.',
+      }),
+    ];
+    expect(extract(seg, { humans: ['u'], agents: ['bot'] }).cases).toEqual([]);
+  });
+});
