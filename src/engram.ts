@@ -7,7 +7,10 @@ import { MemoryEvents } from './engine/events.js';
 import { TaskQueue } from './engine/jobs/queue.js';
 import { KeyService } from './engine/keys.js';
 import { MemoryService } from './engine/memory/service.js';
+import { HttpReranker } from './engine/search/rerank.js';
+import { SearchService } from './engine/search/service.js';
 import { TaskService } from './engine/tasks.js';
+import { VectorIndex } from './engine/vector-index.js';
 import { createEmbedder } from './providers/embeddings/index.js';
 import { createLlm, LlmExtractor } from './providers/llm/index.js';
 import { OfflineExtractor } from './providers/offline/index.js';
@@ -30,6 +33,7 @@ export interface Engram {
   readonly keys: KeyService;
   readonly memory: MemoryService;
   readonly tasks: TaskService;
+  readonly search: SearchService;
   readonly queue: TaskQueue;
   readonly events: MemoryEvents;
   readonly extractor: Extractor;
@@ -50,6 +54,11 @@ export interface OpenOptions {
   workers?: boolean;
   /** Override the providers chosen from configuration (tests, benchmarks). */
   embedder?: Embedder;
+  /**
+   * Check the embedder against the database and build vector indexes now (serving
+   * processes). Short commands (keys, migrate) skip it; search does it on first use.
+   */
+  prepareSearch?: boolean;
 }
 
 export async function openStore(config: Config, command: string): Promise<{ db: Db; lock?: DataDirLock }> {
@@ -80,6 +89,17 @@ export async function openEngram(config: Config, opts: OpenOptions): Promise<Eng
   const llm = createLlm(config, log);
   const extractor: Extractor = llm ? new LlmExtractor(llm, { logger: log }) : new OfflineExtractor();
   const embedder = opts.embedder ?? createEmbedder(config);
+  let vectorIndex: VectorIndex | undefined;
+  if (opts.prepareSearch) {
+    try {
+      // A remote model of unknown size learns its dimension here (one request).
+      if ('init' in embedder && typeof embedder.init === 'function') await embedder.init();
+      vectorIndex = await VectorIndex.setup(db, embedder, log);
+    } catch (err) {
+      await closeStore();
+      throw err;
+    }
+  }
   const events = new MemoryEvents();
   const queue = new TaskQueue(db, log, {
     concurrency: config.workerConcurrency,
@@ -101,6 +121,14 @@ export async function openEngram(config: Config, opts: OpenOptions): Promise<Eng
       minMessagesBeforeShift: 4,
     },
   });
+  const reranker = config.rerankUrl
+    ? new HttpReranker({
+        url: config.rerankUrl,
+        ...(config.rerankApiKey ? { apiKey: config.rerankApiKey } : {}),
+        ...(config.rerankModel ? { model: config.rerankModel } : {}),
+      })
+    : undefined;
+  const search = new SearchService({ db, embedder, llm, reranker, log, vectorIndex });
   if (opts.workers ?? config.workers) await queue.start(lock !== undefined);
   let closed = false;
   return {
@@ -111,6 +139,7 @@ export async function openEngram(config: Config, opts: OpenOptions): Promise<Eng
     keys: new KeyService(db),
     memory,
     tasks: new TaskService(db),
+    search,
     queue,
     events,
     extractor,

@@ -1,9 +1,11 @@
 import { parseArgs } from 'node:util';
 import { type Config, ConfigError, loadConfig } from '../config.js';
 import { createLogger, type Logger } from '../core/log.js';
+import { VectorConfigError } from '../engine/vector-index.js';
 import { DataDirBusyError } from '../store/lock.js';
 import { VERSION } from '../version.js';
 import { runKeys } from './keys.js';
+import { runMcp } from './mcp.js';
 import { runMigrate } from './migrate.js';
 import { runServe } from './serve.js';
 
@@ -12,6 +14,8 @@ const HELP = `engram ${VERSION} - long-term memory for AI agents
 Usage:
   engram serve   [--port N] [--host H] [--data-dir DIR] [--database-url URL]
                  HTTP listener: REST API (and MCP at /mcp)
+  engram mcp     [--tenant NAME] [--data-dir DIR] [--database-url URL]
+                 MCP over stdio for one tenant (through a running owner of the data dir)
   engram keys create --tenant NAME [--api-version v1|v2] [--label TEXT]
                  prints a new API key alone on one line
   engram keys list [--tenant NAME]
@@ -49,7 +53,7 @@ export async function main(argv: string[]): Promise<void> {
     const code = await run(argv);
     if (code !== undefined) process.exitCode = code;
   } catch (err) {
-    if (err instanceof ConfigError || err instanceof DataDirBusyError) {
+    if (err instanceof ConfigError || err instanceof DataDirBusyError || err instanceof VectorConfigError) {
       process.stderr.write(`engram: ${err.message}\n`);
       process.exitCode = 2;
       return;
@@ -94,6 +98,8 @@ async function run(argv: string[]): Promise<number | undefined> {
       return runServe(ctx);
     case 'keys':
       return runKeys(ctx);
+    case 'mcp':
+      return runMcp(ctx);
     case 'migrate':
       return runMigrate(ctx);
     default:

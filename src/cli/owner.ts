@@ -29,12 +29,13 @@ export async function viaOwnerOrLocal<T>(
   }
 }
 
-/** A serving owner opens its control socket once its store is ready: give it a moment. */
+/** A serving owner (serve, mcp) opens its control socket once its store is ready: give it a moment. */
 async function waitForOwnerSocket(dataDir: string, timeoutMs = 15_000): Promise<LockInfo | undefined> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const owner = readOwner(dataDir);
-    if (!owner || owner.socket || owner.command !== 'serve' || Date.now() > until) return owner;
+    const serving = owner?.command === 'serve' || owner?.command === 'mcp';
+    if (!owner || owner.socket || !serving || Date.now() > until) return owner;
     await new Promise((r) => setTimeout(r, 200));
   }
 }

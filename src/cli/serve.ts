@@ -1,13 +1,14 @@
 import { startControlServer } from '../control/server.js';
 import { openEngram } from '../engram.js';
 import { startHttpServer } from '../http/server.js';
+import { mcpSocketHandler } from '../mcp/stdio.js';
 import type { CliContext } from './main.js';
 
 export async function runServe(ctx: CliContext): Promise<undefined> {
   const { config, log } = ctx;
-  const engram = await openEngram(config, { command: 'serve', log });
+  const engram = await openEngram(config, { command: 'serve', log, prepareSearch: true });
   const http = await startHttpServer(engram);
-  const control = engram.lock ? await startControlServer(engram) : undefined;
+  const control = engram.lock ? await startControlServer(engram, mcpSocketHandler(engram)) : undefined;
   engram.lock?.update({ url: http.url, ...(control ? { socket: control.path } : {}) });
   log.info(`engram ${engram.version} listening on ${http.url}`, {
     driver: engram.db.driver,

@@ -66,11 +66,21 @@ export const SearchData = z.object({
   unprocessed_messages: z.array(UnprocessedMessage),
   metadata: z
     .object({
-      method: z.string().describe('The method that actually ran.'),
+      method: z
+        .string()
+        .describe('The method that actually ran (keyword when hybrid fell back for lack of embeddings).'),
       degraded: z
         .boolean()
-        .describe('True when agentic search ran without an LLM (hybrid + offline query expansion).'),
+        .describe(
+          'True when the search ran with less than was asked: agentic without an LLM (hybrid + offline query expansion), or hybrid without the embedder.',
+        ),
+      degraded_reason: z.string().optional().describe('Why it degraded, when it did.'),
       queries: z.array(z.string()).describe('Every query issued (agentic rounds, expansions).'),
+      rounds: z.number().int().optional().describe('Retrieval rounds of an agentic search.'),
+      reranked: z
+        .boolean()
+        .optional()
+        .describe('Present when enable_llm_rerank was asked: whether a reranker reordered the hits.'),
       took_ms: z.number().int(),
     })
     .describe('Additive: how the search ran.'),

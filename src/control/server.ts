@@ -1,8 +1,8 @@
 import { chmodSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { createInterface } from 'node:readline';
+import { toEngramError } from '../core/errors.js';
 import type { Engram } from '../engram.js';
-import { toEngramError } from '../http/errors.js';
 import { type ControlRequest, type ControlResponse, controlSocketPath } from './protocol.js';
 
 /** Hands an MCP session over the socket to whoever serves MCP in this process. */

@@ -1,3 +1,5 @@
+import { ZodError } from 'zod';
+
 /**
  * The closed set of engram error codes. Every failure that reaches a caller is an
  * EngramError carrying one of these codes; transports map the code to an HTTP status
@@ -106,4 +108,28 @@ export function isUnavailable(err: unknown): boolean {
     if (/^08/.test(code) || /^57P0[1-3]$/.test(code)) return true;
   }
   return false;
+}
+
+/** Any thrown value as an EngramError; unknown failures become a bland InternalError. */
+export function toEngramError(err: unknown): EngramError {
+  if (err instanceof EngramError) return err;
+  if (err instanceof ZodError) return fromZod(err);
+  if (isUnavailable(err))
+    return new EngramError('ServiceUnavailable', 'the database is unreachable; retry with backoff', {
+      retryAfter: 5,
+      cause: err,
+    });
+  return new EngramError('InternalError', 'internal error', { cause: err });
+}
+
+export function fromZod(err: ZodError, root: (string | number)[] = ['body']): EngramError {
+  const issues: FieldIssue[] = err.issues.map((i) => ({
+    loc: [...root, ...i.path.map((p) => (typeof p === 'symbol' ? String(p) : p))],
+    msg: i.message,
+    type: i.code,
+  }));
+  const first = issues[0];
+  const param = first ? locToParam(first.loc.slice(root.length)) : undefined;
+  const message = first ? `${param ? `${param}: ` : ''}${first.msg}` : 'invalid request';
+  return new EngramError('InvalidParameter', message, { ...(param ? { param } : {}), issues });
 }

@@ -1,12 +1,13 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { EngramError } from '../core/errors.js';
+import { EngramError, toEngramError } from '../core/errors.js';
 import { newRequestId } from '../core/ids.js';
 import type { Logger } from '../core/log.js';
 import type { Principal } from '../engine/keys.js';
 import type { Engram } from '../engram.js';
+import { mcpHttpHandler } from '../mcp/http.js';
 import { bearerAuth } from './auth.js';
-import { sendError, toEngramError } from './errors.js';
+import { sendError } from './errors.js';
 import { registerRoutes } from './routes/index.js';
 
 export type HttpEnv = { Variables: { requestId: string; principal: Principal } };
@@ -71,6 +72,7 @@ export function createHttpApp(engram: Engram, opts: HttpOptions, log: Logger): H
     }),
   );
 
+  app.all('/mcp', mcpHttpHandler(engram));
   registerRoutes(app, engram);
 
   app.notFound((c) =>

@@ -1,6 +1,5 @@
 import type { Context } from 'hono';
-import { ZodError } from 'zod';
-import { EngramError, type FieldIssue, isUnavailable, locToParam } from '../core/errors.js';
+import type { EngramError } from '../core/errors.js';
 
 /**
  * Error bodies, one shape per family of routes (spec "Errors"):
@@ -16,30 +15,6 @@ export function styleForPath(path: string): ErrorStyle {
   if (path.startsWith('/api/v2/tasks')) return 'tasks';
   if (path.startsWith('/api/v1/')) return 'v1';
   return 'memory';
-}
-
-/** Any thrown value as an EngramError; unknown failures become a bland InternalError. */
-export function toEngramError(err: unknown): EngramError {
-  if (err instanceof EngramError) return err;
-  if (err instanceof ZodError) return fromZod(err);
-  if (isUnavailable(err))
-    return new EngramError('ServiceUnavailable', 'the database is unreachable; retry with backoff', {
-      retryAfter: 5,
-      cause: err,
-    });
-  return new EngramError('InternalError', 'internal error', { cause: err });
-}
-
-export function fromZod(err: ZodError, root: (string | number)[] = ['body']): EngramError {
-  const issues: FieldIssue[] = err.issues.map((i) => ({
-    loc: [...root, ...i.path.map((p) => (typeof p === 'symbol' ? String(p) : p))],
-    msg: i.message,
-    type: i.code,
-  }));
-  const first = issues[0];
-  const param = first ? locToParam(first.loc.slice(root.length)) : undefined;
-  const message = first ? `${param ? `${param}: ` : ''}${first.msg}` : 'invalid request';
-  return new EngramError('InvalidParameter', message, { ...(param ? { param } : {}), issues });
 }
 
 export function errorBody(err: EngramError, style: ErrorStyle, requestId: string, path: string): object {

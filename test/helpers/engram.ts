@@ -42,7 +42,7 @@ export async function startTestServer(driver: Driver, env: Record<string, string
   const log = process.env['ENGRAM_TEST_LOG']
     ? createLogger(process.env['ENGRAM_TEST_LOG'] as 'debug')
     : silentLogger;
-  const engram = await openEngram(config, { command: 'test', log, db: database.db });
+  const engram = await openEngram(config, { command: 'test', log, db: database.db, prepareSearch: true });
   let server: RunningServer;
   try {
     server = await startHttpServer(engram);

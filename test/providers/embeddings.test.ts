@@ -107,13 +107,18 @@ describe('local embedder (offline word vectors)', () => {
   });
 
   it('prints nothing to stdout while loading', async () => {
-    const write = vi.spyOn(process.stdout, 'write');
+    const spies = [
+      vi.spyOn(process.stdout, 'write'),
+      vi.spyOn(console, 'log'),
+      vi.spyOn(console, 'info'),
+      vi.spyOn(console, 'debug'),
+    ];
     try {
       const fresh = new LocalEmbedder();
       await fresh.embed(['hello world']);
-      expect(write).not.toHaveBeenCalled();
+      for (const spy of spies) expect(spy).not.toHaveBeenCalled();
     } finally {
-      write.mockRestore();
+      for (const spy of spies) spy.mockRestore();
     }
   }, 60_000);
 });
@@ -208,7 +213,7 @@ describe('OpenAI-compatible embedder', () => {
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(EmbeddingError);
     expect((err as EmbeddingError).retryable).toBe(false);
-    expect((err as Error).message).toMatch(/400.*input too long/);
+    expect((err as Error).message).toMatch(/HTTP 400 input too long/);
     expect(fake.requestsTo('embeddings')).toHaveLength(1);
   });
 
@@ -226,6 +231,12 @@ describe('OpenAI-compatible embedder', () => {
       input: ['t1', ' '],
     });
     expect(req!.headers.authorization).toBe('Bearer sk-test');
+  });
+
+  it('cuts over-long inputs without splitting a surrogate pair', async () => {
+    fake.handle('embeddings', byNumber);
+    await make({ maxInputChars: 5 }).embed(['abcd😀xyz', 'abcdefgh']);
+    expect(fake.requestsTo('embeddings')[0]!.body.input).toEqual(['abcd', 'abcde']);
   });
 
   it('sends no dimensions parameter unless configured', async () => {

@@ -8,6 +8,7 @@ import {
   FlushInput,
   UpdateInput,
 } from '../../contract/memory-write.js';
+import { SearchInput } from '../../contract/search.js';
 import type { Engram } from '../../engram.js';
 import type { HttpEnv } from '../app.js';
 import { parseBody } from '../body.js';
@@ -33,6 +34,9 @@ export function memoryRoutes(app: Hono<HttpEnv>, engram: Engram): void {
   );
   app.post('/api/v2/memory/get', async (c) =>
     c.json(ok(c, await engram.memory.get(ctx(c), await parseBody(c, GetInput)))),
+  );
+  app.post('/api/v2/memory/search', async (c) =>
+    c.json(ok(c, await engram.search.search(ctx(c), await parseBody(c, SearchInput)))),
   );
   app.post('/api/v2/memory/update', async (c) =>
     c.json(ok(c, await engram.memory.update(ctx(c), await parseBody(c, UpdateInput)))),

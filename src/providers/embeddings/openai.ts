@@ -110,7 +110,12 @@ export class OpenAIEmbedder implements Embedder {
 
   /** Endpoints reject empty and over-long inputs. */
   private prepare(text: string): string {
-    const t = text.length > this.maxInputChars ? text.slice(0, this.maxInputChars) : text;
+    let t = text;
+    if (t.length > this.maxInputChars) {
+      const cut = this.maxInputChars;
+      const high = t.charCodeAt(cut - 1);
+      t = t.slice(0, high >= 0xd800 && high <= 0xdbff ? cut - 1 : cut); // never split a surrogate pair
+    }
     return t.trim() === '' ? ' ' : t;
   }
 
@@ -193,7 +198,12 @@ function retryAfterMs(err: unknown): number | undefined {
 }
 
 function describe(err: unknown): string {
-  if (err instanceof APIError && err.status) return `HTTP ${err.status}: ${err.message}`;
+  if (err instanceof APIError && err.status) {
+    // The SDK's message already starts with the status ("400 input too long").
+    return err.message.startsWith(String(err.status))
+      ? `HTTP ${err.message}`
+      : `HTTP ${err.status}: ${err.message}`;
+  }
   return err instanceof Error ? err.message : String(err);
 }
 

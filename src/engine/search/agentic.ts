@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import type { Logger } from '../../core/log.js';
+import type { Llm } from '../../core/ports.js';
+
+/**
+ * Agentic search: retrieval in rounds. After each round an LLM reads the question and the
+ * best memories so far, judges whether they suffice, and otherwise writes follow-up
+ * queries for what is missing; the next round searches the question plus every follow-up
+ * (follow-ups weigh FOLLOW_UP_WEIGHT). At most `maxRounds` retrievals.
+ *
+ * Without an LLM (or when it fails) the search degrades: round two adds one query built
+ * by offline pseudo-relevance feedback (expand.ts), and metadata says `degraded: true`.
+ */
+export const FOLLOW_UP_WEIGHT = 0.9;
+export const DEFAULT_MAX_ROUNDS = 3;
+
+export interface AgenticRound {
+  /** Retrieves for these queries; returns the texts of the best hits, best first. */
+  retrieve(queries: string[], weights: number[]): Promise<string[]>;
+  /** Offline expansion of the question from the first round's hits. */
+  expand(hits: string[]): Promise<string | undefined>;
+}
+
+export interface AgenticResult {
+  queries: string[];
+  weights: number[];
+  rounds: number;
+  degraded: boolean;
+  /** Why the search degraded, when it did. */
+  reason?: string;
+}
+
+const Judgement = z.object({
+  sufficient: z.boolean(),
+  queries: z.array(z.string().min(1).max(300)).max(3).default([]),
+});
+
+const SYSTEM = `You help a memory search engine answer a question from a user's long-term memories.
+Given the question and the memories retrieved so far, decide whether they are sufficient to answer it.
+If not, write up to 3 short, specific search queries (names, events, places, dates) for the missing information.
+Do not repeat queries already tried. Reply with JSON: {"sufficient": boolean, "queries": string[]}.`;
+
+export async function runAgentic(
+  question: string,
+  round: AgenticRound,
+  llm: Llm | undefined,
+  log: Logger,
+  maxRounds = DEFAULT_MAX_ROUNDS,
+): Promise<AgenticResult> {
+  const queries = [question];
+  const weights = [1];
+  let hits = await round.retrieve(queries, weights);
+  if (!llm) return offline(round, hits, queries, weights, 'no LLM configured');
+  let rounds = 1;
+  try {
+    while (rounds < maxRounds) {
+      const user = `Question: ${question}\n\nQueries tried: ${queries.map((q) => JSON.stringify(q)).join(', ')}\n\nMemories:\n${
+        hits.length
+          ? hits
+              .slice(0, 15)
+              .map((h, i) => `${i + 1}. ${h}`)
+              .join('\n')
+          : '(none)'
+      }`;
+      const j = await llm.json({
+        name: 'search_sufficiency',
+        system: SYSTEM,
+        user,
+        schema: Judgement,
+        temperature: 0,
+      });
+      const fresh = j.queries.map((q) => q.trim()).filter((q) => q && !queries.includes(q));
+      if (j.sufficient || !fresh.length) break;
+      queries.push(...fresh);
+      weights.push(...fresh.map(() => FOLLOW_UP_WEIGHT));
+      hits = await round.retrieve(queries, weights);
+      rounds++;
+    }
+    return { queries, weights, rounds, degraded: false };
+  } catch (err) {
+    log.warn('agentic search: LLM failed, falling back to offline expansion', { error: err });
+    return offline(round, hits, [question], [1], 'LLM failed');
+  }
+}
+
+async function offline(
+  round: AgenticRound,
+  hits: string[],
+  queries: string[],
+  weights: number[],
+  reason: string,
+): Promise<AgenticResult> {
+  const expanded = await round.expand(hits);
+  if (!expanded) return { queries, weights, rounds: 1, degraded: true, reason };
+  return {
+    queries: [...queries, expanded],
+    weights: [...weights, FOLLOW_UP_WEIGHT],
+    rounds: 2,
+    degraded: true,
+    reason,
+  };
+}

@@ -1,0 +1,135 @@
+import type { SearchData } from '../../contract/search.js';
+import { EPISODE_COLUMNS, type EpisodeRow, episodeItem, type FactRow } from '../memory/serialize.js';
+import {
+  mergeQueries,
+  type PreparedQuery,
+  type RankDeps,
+  type Route,
+  rankTarget,
+  scoreIds,
+} from './hybrid.js';
+import { episodeTarget, factTarget, type SearchScope } from './scope.js';
+
+/**
+ * The user path: episodes reached directly or through their atomic facts. Facts and
+ * episodes are ranked separately under the route. A fact's score is taken in the context
+ * of its episode (see inContext); an episode's score is the better of its own score and
+ * its best fact's (a short fact matching a short question lifts the episode it belongs
+ * to). Returned episodes carry all their facts, each with its score, best first.
+ */
+export type SearchEpisode = SearchData['episodes'][number];
+
+export interface EpisodeQuery {
+  route: Route;
+  queries: PreparedQuery[];
+  /** Weight of each query's scores when merged (default 1 each). */
+  weights?: number[];
+  /** Candidates taken per route, per kind, per query. */
+  pool: number;
+  radius?: number | null | undefined;
+}
+
+export interface RankedEpisodes {
+  /** Episode id -> score, best first. */
+  episodes: [string, number][];
+  /** Scores of the facts found as candidates. */
+  facts: Map<string, number>;
+  /** Episodes' own route scores (before facts lift them). */
+  own: Map<string, number>;
+}
+
+export async function rankEpisodes(
+  d: RankDeps,
+  scope: SearchScope,
+  q: EpisodeQuery,
+): Promise<RankedEpisodes> {
+  const factMaps: Map<string, number>[] = [];
+  const episodeMaps: Map<string, number>[] = [];
+  for (const query of q.queries) {
+    factMaps.push(await rankTarget(d, factTarget(scope), q.route, query, q.pool, q.radius));
+    episodeMaps.push(await rankTarget(d, episodeTarget(scope), q.route, query, q.pool, q.radius));
+  }
+  const facts = mergeQueries(factMaps, q.weights);
+  const own = mergeQueries(episodeMaps, q.weights);
+  const parent = new Map<string, string>();
+  if (facts.size) {
+    const rows = await d.db.query<{ id: string; episode_id: string }>(
+      `SELECT id, episode_id FROM atomic_facts
+       WHERE tenant_id = $1 AND id IN (SELECT jsonb_array_elements_text($2::jsonb))`,
+      [scope.tenantId, JSON.stringify([...facts.keys()])],
+    );
+    for (const r of rows) parent.set(r.id, r.episode_id);
+  }
+  // Episodes reached only through a fact still need their own score (the fact's context).
+  const missing = [...new Set(parent.values())].filter((id) => !own.has(id));
+  if (missing.length) {
+    const maps = [];
+    for (const query of q.queries)
+      maps.push(await scoreIds(d, episodeTarget(scope), q.route, query, missing));
+    for (const [id, s] of mergeQueries(maps, q.weights)) own.set(id, s);
+  }
+  const episodes = new Map(own);
+  for (const [factId, episodeId] of parent) {
+    const s = inContext(facts.get(factId) ?? 0, own.get(episodeId) ?? 0);
+    if (s > (episodes.get(episodeId) ?? Number.NEGATIVE_INFINITY)) episodes.set(episodeId, s);
+  }
+  const ranked = [...episodes.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  return { episodes: ranked, facts, own };
+}
+
+/** Loads the chosen episodes (in the given order) with every fact scored. */
+export async function loadEpisodes(
+  d: RankDeps,
+  scope: SearchScope,
+  q: EpisodeQuery,
+  chosen: [string, number][],
+  known: Map<string, number>,
+  own: Map<string, number>,
+  readable: boolean,
+): Promise<SearchEpisode[]> {
+  if (!chosen.length) return [];
+  const ids = JSON.stringify(chosen.map(([id]) => id));
+  const rows = await d.db.query<EpisodeRow>(
+    `SELECT ${EPISODE_COLUMNS} FROM episodes
+     WHERE tenant_id = $1 AND id IN (SELECT jsonb_array_elements_text($2::jsonb))`,
+    [scope.tenantId, ids],
+  );
+  const facts = await d.db.query<FactRow>(
+    `SELECT id, episode_id, content, source_message_ids FROM atomic_facts
+     WHERE tenant_id = $1 AND episode_id IN (SELECT jsonb_array_elements_text($2::jsonb)) AND deleted_at IS NULL
+     ORDER BY ts, id`,
+    [scope.tenantId, ids],
+  );
+  const unscored = facts.filter((f) => !known.has(f.id)).map((f) => f.id);
+  const scores = new Map(known);
+  if (unscored.length) {
+    const maps = [];
+    for (const query of q.queries) maps.push(await scoreIds(d, factTarget(scope), q.route, query, unscored));
+    for (const [id, s] of mergeQueries(maps, q.weights)) scores.set(id, s);
+  }
+  const byEpisode = new Map<string, FactRow[]>();
+  for (const f of facts) byEpisode.set(f.episode_id, [...(byEpisode.get(f.episode_id) ?? []), f]);
+  const rowById = new Map(rows.map((r) => [r.id, r]));
+  const out: SearchEpisode[] = [];
+  for (const [id, score] of chosen) {
+    const row = rowById.get(id);
+    if (!row) continue;
+    const item = episodeItem(row, byEpisode.get(id) ?? [], scope.ownerId, readable);
+    const scored = item.atomic_facts
+      .map((f) => ({ ...f, score: round(inContext(scores.get(f.id) ?? 0, own.get(id) ?? 0)) }))
+      .sort((a, b) => b.score - a.score);
+    out.push({ ...item, atomic_facts: scored, score: round(score) });
+  }
+  return out;
+}
+
+/**
+ * A fact's score in the context of its episode: (fact + CONTEXT · episode) / (1 + CONTEXT).
+ * A fact whose surrounding conversation also matches the query ranks above an isolated
+ * look-alike; the division keeps hybrid scores in 0–1.
+ */
+export const CONTEXT = 0.5;
+export const inContext = (fact: number, episode: number) => (fact + CONTEXT * episode) / (1 + CONTEXT);
+
+/** Scores are reported to 6 decimals. */
+export const round = (x: number) => Math.round(x * 1e6) / 1e6;

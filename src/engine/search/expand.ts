@@ -1,0 +1,76 @@
+import type { Sql } from '../../core/db.js';
+import type { StatKind } from './scope.js';
+
+/**
+ * Offline query expansion by pseudo-relevance feedback (RM3-like, no model): words of the
+ * best first-round hits that are rare in the owner's scope and not already in the query
+ * are appended to it. For a multi-hop question this pulls in the second hop's vocabulary
+ * (a name, a place, an event the first hits mention).
+ *
+ *   weight(w) = Σ_hits 1/(rank+1) · [w in hit] · idf(w)
+ *
+ * idf comes from the write-time term statistics (kind `fact`), over the word's stem.
+ */
+const STOP = new Set(
+  `a about above after again against all am an and any are as at be because been before being below between both but by
+   can could did do does doing down during each few for from further had has have having he her here hers herself him
+   himself his how i if in into is it its itself just me more most my myself no nor not now of off on once only or other
+   our ours out over own same she should so some such than that the their theirs them then there these they this those
+   through to too under until up very was we were what when where which while who whom why will with would you your
+   said told asked answered also really like get got going gonna yeah yes thanks thank hey hi oh wow lot things thing
+   something much many well good great`.split(/\s+/),
+);
+
+export interface ExpansionOptions {
+  /** Words appended (default 5). */
+  words?: number;
+  kind?: StatKind;
+}
+
+export async function expandQuery(
+  q: Sql,
+  scope: { tenantId: string; appId: string; projectId: string },
+  query: string,
+  queryTerms: readonly string[],
+  hits: readonly string[],
+  opts: ExpansionOptions = {},
+): Promise<string | undefined> {
+  const weight = new Map<string, number>();
+  hits.forEach((text, rank) => {
+    const seen = new Set<string>();
+    for (const raw of text.match(/[\p{L}\p{N}][\p{L}\p{N}'-]*/gu) ?? []) {
+      const w = raw.replace(/'s$/i, '');
+      const lower = w.toLowerCase();
+      if (w.length < 3 || STOP.has(lower) || /^\d+$/.test(w) || seen.has(lower)) continue;
+      seen.add(lower);
+      weight.set(w, (weight.get(w) ?? 0) + 1 / (rank + 1));
+    }
+  });
+  if (!weight.size) return undefined;
+  const words = [...weight.keys()];
+  const rows = await q.query<{ word: string; lexeme: string; idf: number }>(
+    `WITH st AS (SELECT greatest(doc_count, 1)::float8 AS n FROM search_stats
+                 WHERE tenant_id = $1 AND app_id = $2 AND project_id = $3 AND kind = $4)
+     SELECT w.word, u.lexeme, ln(1 + (st.n - coalesce(s.df, 0) + 0.5) / (coalesce(s.df, 0) + 0.5))::float8 AS idf
+     FROM jsonb_array_elements_text($5::jsonb) AS w(word)
+     CROSS JOIN LATERAL unnest(to_tsvector('english', w.word)) AS u
+     CROSS JOIN st
+     LEFT JOIN search_terms s ON s.tenant_id = $1 AND s.app_id = $2 AND s.project_id = $3 AND s.kind = $4
+       AND s.term = u.lexeme`,
+    [scope.tenantId, scope.appId, scope.projectId, opts.kind ?? 'fact', JSON.stringify(words)],
+  );
+  const have = new Set(queryTerms);
+  const best = new Map<string, { word: string; score: number }>();
+  for (const r of rows) {
+    if (have.has(r.lexeme)) continue;
+    const score = (weight.get(r.word) ?? 0) * Number(r.idf);
+    const prev = best.get(r.lexeme);
+    if (!prev || score > prev.score)
+      best.set(r.lexeme, { word: r.word, score: Math.max(score, prev?.score ?? 0) });
+  }
+  const picked = [...best.values()]
+    .sort((a, b) => b.score - a.score)
+    .slice(0, opts.words ?? 5)
+    .map((x) => x.word);
+  return picked.length ? `${query} ${picked.join(' ')}` : undefined;
+}

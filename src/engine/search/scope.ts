@@ -1,0 +1,103 @@
+import type { FilterNode } from '../../contract/filters.js';
+import { compileFilter } from '../filters.js';
+
+/**
+ * Candidate sets: for each searchable kind, the FROM clause and the WHERE condition that
+ * confine a query to the tenant, the scope (app, project), the owner, live rows and the
+ * request's filters. Every route (keyword, vector, score-by-id) runs its ranking inside
+ * this condition, so filters never cut an already-truncated list.
+ */
+export type StatKind = 'episode' | 'fact' | 'agent_case' | 'agent_skill';
+
+export interface SearchScope {
+  tenantId: string;
+  appId: string;
+  projectId: string;
+  /** user_id or agent_id, whichever the request named. */
+  ownerId: string;
+  filters: FilterNode | null | undefined;
+}
+
+export interface Target {
+  kind: StatKind;
+  /** Alias of the ranked table in `from`. */
+  alias: string;
+  from: string;
+  where: string;
+  /** $1 tenant, $2 app, $3 project, $4 owner, then filter values. Copy before appending. */
+  params: unknown[];
+}
+
+const base = (s: SearchScope): unknown[] => [s.tenantId, s.appId, s.projectId, s.ownerId];
+const live = (a: string) =>
+  `${a}.tenant_id = $1 AND ${a}.app_id = $2 AND ${a}.project_id = $3 AND ${a}.deleted_at IS NULL`;
+
+const EPISODE_FILTER_COLUMNS = {
+  session_id: 'e.session_id',
+  timestamp: 'e.ts',
+  sender_id: { array: 'e.sender_ids' },
+} as const;
+
+/** Episodes visible to a user (owner_ids holds every human sender of the episode). */
+export function episodeTarget(s: SearchScope): Target {
+  const params = base(s);
+  const cond = compileFilter(s.filters, EPISODE_FILTER_COLUMNS, params);
+  return {
+    kind: 'episode',
+    alias: 'e',
+    from: 'episodes e',
+    where: `${live('e')} AND e.owner_ids @> ARRAY[$4]::text[] AND ${cond}`,
+    params,
+  };
+}
+
+/** Atomic facts of the episodes above; filters apply to the parent episode. */
+export function factTarget(s: SearchScope): Target {
+  const params = base(s);
+  const cond = compileFilter(s.filters, EPISODE_FILTER_COLUMNS, params);
+  return {
+    kind: 'fact',
+    alias: 'f',
+    from: 'atomic_facts f JOIN episodes e ON e.tenant_id = f.tenant_id AND e.id = f.episode_id',
+    where: `${live('f')} AND f.owner_ids @> ARRAY[$4]::text[] AND e.deleted_at IS NULL AND ${cond}`,
+    params,
+  };
+}
+
+/** An agent's cases; sender_id matches the agent, session_id and timestamp the case. */
+export function caseTarget(s: SearchScope): Target {
+  const params = base(s);
+  const cond = compileFilter(
+    s.filters,
+    { session_id: 'c.session_id', timestamp: 'c.ts', sender_id: 'c.agent_id' },
+    params,
+  );
+  return {
+    kind: 'agent_case',
+    alias: 'c',
+    from: 'agent_cases c',
+    where: `${live('c')} AND c.agent_id = $4 AND ${cond}`,
+    params,
+  };
+}
+
+/** An agent's skills. Skills span sessions and have no event time: filters do not narrow them (as in get). */
+export function skillTarget(s: SearchScope): Target {
+  return {
+    kind: 'agent_skill',
+    alias: 'k',
+    from: 'agent_skills k',
+    where: `${live('k')} AND k.agent_id = $4`,
+    params: base(s),
+  };
+}
+
+/** The same target narrowed to the given ids of its ranked table. */
+export function restrictIds(t: Target, ids: readonly string[]): Target {
+  const params = [...t.params, JSON.stringify(ids)];
+  return {
+    ...t,
+    where: `${t.where} AND ${t.alias}.id IN (SELECT jsonb_array_elements_text($${params.length}::jsonb))`,
+    params,
+  };
+}

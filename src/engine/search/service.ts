@@ -1,0 +1,208 @@
+import type { SearchData, SearchInput } from '../../contract/search.js';
+import type { Db } from '../../core/db.js';
+import type { Logger } from '../../core/log.js';
+import type { Embedder, Llm, Reranker } from '../../core/ports.js';
+import { PROFILE_COLUMNS, type ProfileRow, profileItem } from '../memory/serialize.js';
+import { VectorIndex } from '../vector-index.js';
+import { loadCases, loadSkills, rankCases, rankSkills, type SearchCase, type SearchSkill } from './agent.js';
+import { DEFAULT_MAX_ROUNDS, runAgentic } from './agentic.js';
+import { type EpisodeQuery, loadEpisodes, rankEpisodes, type SearchEpisode } from './episodes.js';
+import { expandQuery } from './expand.js';
+import type { PreparedQuery, RankDeps, Route } from './hybrid.js';
+import { queryLexemes } from './keyword.js';
+import { rerankHits } from './rerank-hits.js';
+import type { SearchScope } from './scope.js';
+import { unprocessedMessages } from './unprocessed.js';
+
+/**
+ * POST /api/v2/memory/search. A user owner gets episodes (with scored atomic facts),
+ * the profile when asked and unprocessed messages; an agent owner gets agent cases and
+ * skills (and unprocessed messages of its sessions). Every array is always present.
+ * Scores per method are defined in docs/search.md.
+ */
+export const DEFAULT_TOP_K = 10;
+
+export interface SearchDeps {
+  db: Db;
+  embedder: Embedder;
+  llm?: Llm | undefined;
+  reranker?: Reranker | undefined;
+  log: Logger;
+  /** Set up at start (VectorIndex.setup); built lazily on first search otherwise. */
+  vectorIndex?: VectorIndex | undefined;
+  /** Most retrieval rounds of an agentic search (default 3). */
+  agenticRounds?: number;
+}
+
+interface Retrieved {
+  episodes: SearchEpisode[];
+  cases: SearchCase[];
+  skills: SearchSkill[];
+  /** Texts of the best hits, best first (for agentic judgement and expansion). */
+  texts: string[];
+}
+
+export class SearchService {
+  private index: Promise<VectorIndex> | undefined;
+
+  constructor(private readonly deps: SearchDeps) {
+    if (deps.vectorIndex) this.index = Promise.resolve(deps.vectorIndex);
+  }
+
+  private vectorIndex(): Promise<VectorIndex> {
+    this.index ??= VectorIndex.setup(this.deps.db, this.deps.embedder, this.deps.log);
+    return this.index;
+  }
+
+  async search(ctx: { tenantId: string }, input: SearchInput): Promise<SearchData> {
+    const started = Date.now();
+    const isUser = input.user_id != null;
+    const scope: SearchScope = {
+      tenantId: ctx.tenantId,
+      appId: input.app_id,
+      projectId: input.project_id,
+      ownerId: (input.user_id ?? input.agent_id)!,
+      filters: input.filters,
+    };
+    const topK = input.top_k === -1 ? DEFAULT_TOP_K : input.top_k;
+    const rerank = input.enable_llm_rerank && this.deps.reranker !== undefined;
+    const cut = rerank ? Math.max(20, 2 * topK) : topK;
+    const pool = Math.max(50, 5 * topK);
+    const d: RankDeps = { db: this.deps.db, index: await this.vectorIndex() };
+    const metadata: SearchData['metadata'] = {
+      method: input.method,
+      degraded: false,
+      queries: [input.query],
+      took_ms: 0,
+    };
+
+    let route: Route = input.method === 'agentic' ? 'hybrid' : input.method;
+    const prepared = new Map<string, Promise<PreparedQuery>>();
+    const prepare = (text: string): Promise<PreparedQuery> => {
+      let p = prepared.get(text);
+      if (!p) {
+        p = (async () => ({
+          text,
+          terms: await queryLexemes(this.deps.db, text),
+          vector: route === 'keyword' ? undefined : (await this.deps.embedder.embed([text]))[0],
+        }))();
+        prepared.set(text, p);
+      }
+      return p;
+    };
+    const first = await prepare(input.query).catch(async (err) => {
+      if (route === 'vector') throw err;
+      // The embedder is down: hybrid and agentic fall back to the keyword route.
+      this.deps.log.warn('search: query embedding failed, using keyword route', { error: err });
+      route = 'keyword';
+      metadata.degraded = true;
+      metadata.degraded_reason = 'embedder unavailable';
+      prepared.clear();
+      return prepare(input.query);
+    });
+
+    const wantEpisodes = isUser && input.memory_type !== 'profile';
+    const wantProfile = isUser && (input.include_profile || input.memory_type === 'profile');
+    const wantCases = !isUser && input.memory_type !== 'agent_skill';
+    const wantSkills = !isUser && input.memory_type !== 'agent_case';
+    const floor = input.min_score ?? Number.NEGATIVE_INFINITY;
+
+    let last: { key: string; result: Retrieved } | undefined;
+    const retrieve = async (queries: string[], weights: number[]): Promise<Retrieved> => {
+      const key = JSON.stringify([queries, weights, route]);
+      if (last?.key === key) return last.result;
+      const q: EpisodeQuery = {
+        route,
+        queries: await Promise.all(queries.map(prepare)),
+        weights,
+        pool,
+        radius: input.radius,
+      };
+      const result: Retrieved = { episodes: [], cases: [], skills: [], texts: [] };
+      if (wantEpisodes) {
+        const ranked = await rankEpisodes(d, scope, q);
+        const chosen = ranked.episodes.filter(([, s]) => s >= floor).slice(0, cut);
+        result.episodes = await loadEpisodes(
+          d,
+          scope,
+          q,
+          chosen,
+          ranked.facts,
+          ranked.own,
+          input.with_readable_episode,
+        );
+        result.texts = result.episodes
+          .flatMap((e, rank) => e.atomic_facts.map((f) => ({ f, rank, date: e.timestamp.slice(0, 10) })))
+          .sort((a, b) => b.f.score - a.f.score || a.rank - b.rank)
+          .slice(0, 10)
+          .map(({ f, date }) => `[${date}] ${f.content}`);
+      }
+      if (wantCases) {
+        const chosen = (await rankCases(d, scope, q)).filter(([, s]) => s >= floor).slice(0, cut);
+        result.cases = await loadCases(d, scope, chosen);
+        result.texts.push(...result.cases.map((c) => `${c.task_intent}: ${c.approach}`));
+      }
+      if (wantSkills) {
+        const chosen = (await rankSkills(d, scope, q)).filter(([, s]) => s >= floor).slice(0, cut);
+        result.skills = await loadSkills(d, scope, chosen);
+        result.texts.push(...result.skills.map((k) => `${k.name}: ${k.description}`));
+      }
+      last = { key, result };
+      return result;
+    };
+
+    let result: Retrieved;
+    if (input.method === 'agentic') {
+      const plan = await runAgentic(
+        input.query,
+        {
+          retrieve: async (qs, ws) => (await retrieve(qs, ws)).texts,
+          expand: (hits) => expandQuery(this.deps.db, scope, input.query, first.terms, hits),
+        },
+        this.deps.llm,
+        this.deps.log,
+        this.deps.agenticRounds ?? DEFAULT_MAX_ROUNDS,
+      );
+      result = await retrieve(plan.queries, plan.weights);
+      metadata.queries = plan.queries;
+      metadata.rounds = plan.rounds;
+      if (plan.degraded) {
+        metadata.degraded = true;
+        metadata.degraded_reason ??= plan.reason;
+      }
+    } else {
+      result = await retrieve([input.query], [1]);
+    }
+
+    if (input.enable_llm_rerank) {
+      metadata.reranked = false;
+      if (this.deps.reranker) {
+        const r = await rerankHits(this.deps.reranker, input.query, result, this.deps.log);
+        metadata.reranked = r.ok;
+        result = { ...result, ...r.hits };
+      }
+    }
+    const keep = <T extends { score: number }>(xs: T[]) => xs.filter((x) => x.score >= floor).slice(0, topK);
+
+    const data: SearchData = {
+      episodes: keep(result.episodes),
+      profiles: wantProfile ? await this.profiles(scope) : [],
+      agent_cases: keep(result.cases),
+      agent_skills: keep(result.skills),
+      unprocessed_messages: await unprocessedMessages(this.deps.db, scope, first.terms, input.filters, topK),
+      metadata,
+    };
+    metadata.method = route === input.method || input.method === 'agentic' ? input.method : route;
+    metadata.took_ms = Date.now() - started;
+    return data;
+  }
+
+  private async profiles(scope: SearchScope): Promise<SearchData['profiles']> {
+    const rows = await this.deps.db.query<ProfileRow>(
+      `SELECT ${PROFILE_COLUMNS} FROM profiles
+       WHERE tenant_id = $1 AND app_id = $2 AND project_id = $3 AND user_id = $4 AND deleted_at IS NULL`,
+      [scope.tenantId, scope.appId, scope.projectId, scope.ownerId],
+    );
+    return rows.map((r) => ({ ...profileItem(r), score: null }));
+  }
+}

@@ -1,0 +1,140 @@
+import type { Db } from '../core/db.js';
+import type { Logger } from '../core/log.js';
+import type { Embedder } from '../core/ports.js';
+
+/**
+ * Per-database vector set-up. Embedding columns are untyped `vector`: the first start
+ * records the embedder id and dimension in engram_settings, and every later start must
+ * agree (a different model's vectors are not comparable). Indexes are expression indexes
+ * for that dimension, `USING hnsw ((embedding::vector(d)) vector_cosine_ops)`.
+ *
+ * Strategy per driver (measured, see docs/search.md): PostgreSQL gets HNSW indexes at
+ * once. On PGlite, inserts with an HNSW index present are an order of magnitude slower
+ * and an exact scan of a few tens of thousands of rows takes tens of milliseconds, so
+ * HNSW is built only once a table holds more than `pgliteHnswMinRows` embedded rows
+ * (checked at start and by `maintain()`); below that, search scans exactly.
+ */
+export const VECTOR_TABLES = ['episodes', 'atomic_facts', 'agent_cases', 'agent_skills'] as const;
+export type VectorTable = (typeof VECTOR_TABLES)[number];
+
+const SETTING_KEY = 'embedding';
+
+export class VectorConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'VectorConfigError';
+  }
+}
+
+export interface VectorIndexOptions {
+  /** PGlite: build HNSW for a table once it holds more embedded rows than this (default 50,000). */
+  pgliteHnswMinRows?: number;
+  /** With HNSW present, a filtered candidate set up to this size is still scanned exactly (default 20,000). */
+  exactMaxRows?: number;
+}
+
+export class VectorIndex {
+  private readonly hnsw = new Set<VectorTable>();
+  readonly pgliteHnswMinRows: number;
+  readonly exactMaxRows: number;
+
+  private constructor(
+    private readonly db: Db,
+    readonly embedderId: string,
+    readonly dimensions: number,
+    private readonly log: Logger,
+    opts: VectorIndexOptions,
+  ) {
+    this.pgliteHnswMinRows = opts.pgliteHnswMinRows ?? 50_000;
+    this.exactMaxRows = opts.exactMaxRows ?? 20_000;
+  }
+
+  /**
+   * Records (first start) or checks the embedder of this database, then creates the
+   * indexes the driver's strategy asks for. Throws VectorConfigError on a mismatch.
+   */
+  static async setup(
+    db: Db,
+    embedder: Pick<Embedder, 'id' | 'dimensions'>,
+    log: Logger,
+    opts: VectorIndexOptions = {},
+  ): Promise<VectorIndex> {
+    await checkEmbedder(db, embedder);
+    const index = new VectorIndex(db, embedder.id, embedder.dimensions, log, opts);
+    await index.maintain();
+    return index;
+  }
+
+  /** `embedding::vector(d)`: the expression the indexes are built on and queries order by. */
+  expr(column = 'embedding'): string {
+    return `${column}::vector(${this.dimensions})`;
+  }
+
+  /** True when table has an HNSW index for this dimension. */
+  hasHnsw(table: VectorTable): boolean {
+    return this.hnsw.has(table);
+  }
+
+  /** Creates the HNSW indexes the strategy calls for that do not exist yet. */
+  async maintain(): Promise<void> {
+    for (const table of VECTOR_TABLES) {
+      const name = indexName(table, this.dimensions);
+      const exists = await this.db.query('SELECT 1 FROM pg_indexes WHERE indexname = $1', [name]);
+      if (exists.length) {
+        this.hnsw.add(table);
+        continue;
+      }
+      if (this.db.driver === 'pglite') {
+        const rows = await this.db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM ${table} WHERE embedding IS NOT NULL`,
+        );
+        if ((rows[0]?.n ?? 0) <= this.pgliteHnswMinRows) continue;
+      }
+      const started = Date.now();
+      await this.db.query(
+        `CREATE INDEX IF NOT EXISTS ${name} ON ${table} USING hnsw ((${this.expr()}) vector_cosine_ops)`,
+      );
+      this.hnsw.add(table);
+      this.log.info('vector index created', { table, index: name, ms: Date.now() - started });
+    }
+  }
+}
+
+const indexName = (table: VectorTable, dims: number) => `${table}_embedding_hnsw_${dims}`;
+
+interface EmbeddingSetting {
+  id: string;
+  dimensions: number;
+}
+
+/** Records the embedder on first use; on a mismatch with stored vectors, throws. */
+async function checkEmbedder(db: Db, embedder: Pick<Embedder, 'id' | 'dimensions'>): Promise<void> {
+  const want: EmbeddingSetting = { id: embedder.id, dimensions: embedder.dimensions };
+  await db.query(
+    `INSERT INTO engram_settings (tenant_id, key, value) VALUES ('', $1, $2::jsonb) ON CONFLICT DO NOTHING`,
+    [SETTING_KEY, JSON.stringify(want)],
+  );
+  const rows = await db.query<{ value: EmbeddingSetting }>(
+    `SELECT value FROM engram_settings WHERE tenant_id = '' AND key = $1`,
+    [SETTING_KEY],
+  );
+  const have = rows[0]?.value;
+  if (!have || (have.id === want.id && have.dimensions === want.dimensions)) return;
+  const stored = await db.query(
+    VECTOR_TABLES.map((t) => `SELECT 1 FROM ${t} WHERE embedding IS NOT NULL`).join(' UNION ALL ') +
+      ' LIMIT 1',
+  );
+  if (!stored.length) {
+    // Nothing embedded yet: the new embedder simply takes over.
+    await db.query(
+      `UPDATE engram_settings SET value = $2::jsonb, updated_at = now() WHERE tenant_id = '' AND key = $1`,
+      [SETTING_KEY, JSON.stringify(want)],
+    );
+    return;
+  }
+  throw new VectorConfigError(
+    `embedding model mismatch: this database holds vectors from "${have.id}" (${have.dimensions} dimensions), ` +
+      `but engram is configured with "${want.id}" (${want.dimensions} dimensions). ` +
+      `Configure "${have.id}" again, or run \`engram reindex\` to re-embed every memory with "${want.id}".`,
+  );
+}

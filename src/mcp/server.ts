@@ -1,0 +1,36 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Ctx } from '../engine/memory/deps.js';
+import type { Engram } from '../engram.js';
+import { registerPrompts } from './prompts.js';
+import { installResources } from './resources.js';
+import { TOOLS } from './tools/index.js';
+import { installTools } from './tools/tool.js';
+
+const INSTRUCTIONS = `engram is long-term memory. Call recall before answering when earlier conversations, \
+the user's preferences or your own past work could matter; call remember with the new turns of a \
+conversation (or a short note) so they can be recalled later; rate memories that turned out right \
+or wrong. Every memory belongs to an owner: user_id for what users said and are, agent_id for an \
+agent's own cases and skills.`;
+
+/**
+ * One MCP server for one tenant (every tool, resource and prompt is confined to ctx).
+ * Tools and resources are served by engram's own handlers on the SDK's low-level Server,
+ * so that argument errors read exactly like REST errors and resource listings paginate;
+ * prompts use McpServer's registry. Create one per connection or HTTP session.
+ */
+export function createMcpServer(engram: Engram, ctx: Ctx): McpServer {
+  const mcp = new McpServer(
+    { name: 'engram', title: 'engram memory', version: engram.version },
+    { instructions: INSTRUCTIONS },
+  );
+  const env = { engram, ctx };
+  installTools(mcp.server, TOOLS, env);
+  const stopEvents = installResources(mcp.server, env);
+  registerPrompts(mcp, env);
+  const previous = mcp.server.onclose;
+  mcp.server.onclose = () => {
+    stopEvents();
+    previous?.();
+  };
+  return mcp;
+}

@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { checkOwner } from '../../contract/common.js';
+import { SearchData, SearchInput } from '../../contract/search.js';
+import type { Ctx } from '../../engine/memory/deps.js';
+import type { Engram } from '../../engram.js';
+import { type Rendered, renderRecall } from '../render.js';
+import { defineTool } from './tool.js';
+
+/** The search arguments of POST /api/v2/memory/search plus the size of the answer. */
+export const RecallInput = z
+  .object({
+    ...SearchInput.shape,
+    max_tokens: z
+      .number()
+      .int()
+      .min(100)
+      .max(20_000)
+      .default(1500)
+      .describe('Upper bound on the size of the text answer, in tokens (characters / 4).'),
+  })
+  .strict()
+  .superRefine(checkOwner);
+export type RecallInput = z.infer<typeof RecallInput>;
+
+export const RecallData = SearchData.extend({
+  context: z.string().describe('The compact answer: what to paste into context.'),
+  context_tokens: z.number().int().describe('Size of context in tokens (characters / 4).'),
+  omitted: z.number().int().describe('Hits left out of context to stay within max_tokens.'),
+});
+export type RecallData = z.infer<typeof RecallData>;
+
+/** Runs a search and renders it within the token budget. */
+export async function recallFor(
+  engram: Engram,
+  ctx: Ctx,
+  input: RecallInput,
+): Promise<{ data: SearchData; rendered: Rendered }> {
+  const { max_tokens, ...search } = input;
+  const data = await engram.search.search(ctx, search);
+  return { data, rendered: renderRecall(input.query, data, max_tokens) };
+}
+
+export const recall = defineTool({
+  name: 'recall',
+  title: 'Recall',
+  description:
+    'Search long-term memory for what is relevant to a query and get a compact answer to paste ' +
+    'into context, plus the structured hits. Give the query and exactly one owner: user_id ' +
+    '(episodes and profile of a user) or agent_id (cases and skills of an agent); optionally ' +
+    'memory_type, method (keyword, vector, hybrid (default), agentic), top_k, filters on ' +
+    'session_id/sender_id/timestamp, include_profile, and max_tokens for the answer size. ' +
+    'Memory ids in the answer can be rated with rate.',
+  input: RecallInput,
+  output: RecallData,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  run: async ({ engram, ctx }, input) => {
+    const { data, rendered } = await recallFor(engram, ctx, input);
+    return {
+      data: { ...data, context: rendered.text, context_tokens: rendered.tokens, omitted: rendered.omitted },
+      text: rendered.text,
+    };
+  },
+});

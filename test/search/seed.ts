@@ -1,0 +1,194 @@
+import { randomBytes } from 'node:crypto';
+import type { Db } from '../../src/core/db.js';
+import { silentLogger } from '../../src/core/log.js';
+import { SearchService } from '../../src/engine/search/service.js';
+import { VectorIndex, type VectorIndexOptions } from '../../src/engine/vector-index.js';
+import { migrate } from '../../src/store/migrate.js';
+import { createTestDatabase, type Driver, type TestDatabase } from '../helpers/drivers.js';
+import { HashEmbedder } from '../helpers/hash-embedder.js';
+
+/**
+ * Direct inserts of memories for search tests (exact texts, owners, times and vectors
+ * from the test embedder), plus a migrated database and a SearchService over it.
+ */
+export const T0 = Date.UTC(2024, 4, 8, 13, 0, 0);
+export const HOUR = 3_600_000;
+export const hex24 = () => randomBytes(12).toString('hex');
+
+export interface Fixture {
+  database: TestDatabase;
+  db: Db;
+  embedder: HashEmbedder;
+  index: VectorIndex;
+  search: SearchService;
+}
+
+export async function openFixture(driver: Driver, opts: VectorIndexOptions = {}): Promise<Fixture> {
+  const database = await createTestDatabase(driver);
+  await migrate(database.db);
+  const embedder = new HashEmbedder(64);
+  const index = await VectorIndex.setup(database.db, embedder, silentLogger, opts);
+  const search = new SearchService({ db: database.db, embedder, log: silentLogger, vectorIndex: index });
+  return { database, db: database.db, embedder, index, search };
+}
+
+const vec = async (e: HashEmbedder, text: string) => `[${(await e.embed([text]))[0]!.join(',')}]`;
+
+export interface EpisodeSeed {
+  tenant?: string;
+  app?: string;
+  project?: string;
+  owners: string[];
+  senders?: string[];
+  session?: string;
+  ts?: number;
+  subject: string;
+  summary?: string;
+  episode?: string;
+  facts?: string[];
+  deleted?: boolean;
+}
+
+/** Inserts an episode and its facts; each fact's source is one fresh message id. */
+export async function seedEpisode(f: Fixture, s: EpisodeSeed) {
+  const id = hex24();
+  const tenant = s.tenant ?? 'tenant-a';
+  const app = s.app ?? 'default';
+  const project = s.project ?? 'default';
+  const summary = s.summary ?? s.subject;
+  const episode = s.episode ?? summary;
+  const factIds = (s.facts ?? []).map(() => hex24());
+  const sources = (s.facts ?? []).map(() => hex24());
+  const ts = s.ts ?? T0;
+  await f.db.query(
+    `INSERT INTO episodes (tenant_id, id, app_id, project_id, session_id, owner_ids, sender_ids, ts, subject, summary,
+                           episode, type, source_message_ids, embedding, deleted_at)
+     VALUES ($1, $2, $3, $4, $5, ARRAY(SELECT jsonb_array_elements_text($6::jsonb)),
+             ARRAY(SELECT jsonb_array_elements_text($7::jsonb)), $8, $9, $10, $11, 'Conversation', $12::jsonb,
+             $13::vector, $14)`,
+    [
+      tenant,
+      id,
+      app,
+      project,
+      s.session ?? 's1',
+      JSON.stringify(s.owners),
+      JSON.stringify(s.senders ?? s.owners),
+      ts,
+      s.subject,
+      summary,
+      episode,
+      JSON.stringify(sources.length ? sources : [hex24()]),
+      await vec(f.embedder, `${s.subject}\n${summary}\n${episode}`),
+      s.deleted ? new Date() : null,
+    ],
+  );
+  for (const [i, content] of (s.facts ?? []).entries())
+    await f.db.query(
+      `INSERT INTO atomic_facts (tenant_id, id, episode_id, app_id, project_id, session_id, owner_ids, ts, content,
+                                 source_message_ids, embedding)
+       VALUES ($1, $2, $3, $4, $5, $6, ARRAY(SELECT jsonb_array_elements_text($7::jsonb)), $8, $9, $10::jsonb, $11::vector)`,
+      [
+        tenant,
+        factIds[i],
+        id,
+        app,
+        project,
+        s.session ?? 's1',
+        JSON.stringify(s.owners),
+        ts,
+        content,
+        JSON.stringify([sources[i]]),
+        await vec(f.embedder, content),
+      ],
+    );
+  return { id, factIds, sources };
+}
+
+export async function seedCase(
+  f: Fixture,
+  s: { agent: string; intent: string; approach: string; session?: string; ts?: number; tenant?: string },
+) {
+  const id = hex24();
+  await f.db.query(
+    `INSERT INTO agent_cases (tenant_id, id, app_id, project_id, agent_id, session_id, ts, task_intent, approach,
+                              quality_score, source_message_ids, embedding)
+     VALUES ($1, $2, 'default', 'default', $3, $4, $5, $6, $7, 0.8, $8::jsonb, $9::vector)`,
+    [
+      s.tenant ?? 'tenant-a',
+      id,
+      s.agent,
+      s.session ?? 's1',
+      s.ts ?? T0,
+      s.intent,
+      s.approach,
+      JSON.stringify([hex24()]),
+      await vec(f.embedder, `${s.intent}\n${s.approach}`),
+    ],
+  );
+  return id;
+}
+
+export async function seedSkill(
+  f: Fixture,
+  s: { agent: string; name: string; description: string; content: string },
+) {
+  const id = hex24();
+  await f.db.query(
+    `INSERT INTO agent_skills (tenant_id, id, app_id, project_id, agent_id, name, description, content,
+                               source_case_ids, source_message_ids, embedding)
+     VALUES ('tenant-a', $1, 'default', 'default', $2, $3, $4, $5, '[]', $6::jsonb, $7::vector)`,
+    [
+      id,
+      s.agent,
+      s.name,
+      s.description,
+      s.content,
+      JSON.stringify([hex24()]),
+      await vec(f.embedder, `${s.name}\n${s.description}\n${s.content}`),
+    ],
+  );
+  return id;
+}
+
+export async function seedMessage(
+  f: Fixture,
+  s: {
+    session: string;
+    sender: string;
+    content: string;
+    state?: string;
+    ts?: number;
+    role?: string;
+    tenant?: string;
+  },
+) {
+  const id = hex24();
+  await f.db.query(
+    `INSERT INTO messages (tenant_id, id, app_id, project_id, session_id, sender_id, sender_name, role, content, ts, state)
+     VALUES ($1, $2, 'default', 'default', $3, $4, $5, $6, $7, $8, $9)`,
+    [
+      s.tenant ?? 'tenant-a',
+      id,
+      s.session,
+      s.sender,
+      s.sender.toUpperCase(),
+      s.role ?? 'user',
+      s.content,
+      s.ts ?? T0,
+      s.state ?? 'buffered',
+    ],
+  );
+  return id;
+}
+
+export async function seedProfile(f: Fixture, user: string) {
+  const id = hex24();
+  const data = { summary: `${user} likes hiking`, explicit_info: [], implicit_traits: [] };
+  await f.db.query(
+    `INSERT INTO profiles (tenant_id, id, app_id, project_id, user_id, profile_data)
+     VALUES ('tenant-a', $1, 'default', 'default', $2, $3::jsonb)`,
+    [id, user, JSON.stringify(data)],
+  );
+  return id;
+}

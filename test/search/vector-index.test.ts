@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SearchInput } from '../../src/contract/search.js';
+import { silentLogger } from '../../src/core/log.js';
+import { SearchService } from '../../src/engine/search/service.js';
+import { VectorConfigError, VectorIndex } from '../../src/engine/vector-index.js';
+import { DRIVERS } from '../helpers/drivers.js';
+import { HashEmbedder } from '../helpers/hash-embedder.js';
+import { type Fixture, openFixture, seedEpisode } from './seed.js';
+
+describe.each(DRIVERS)('vector set-up [%s]', (driver) => {
+  let f: Fixture;
+  beforeAll(async () => {
+    f = await openFixture(driver);
+  });
+  afterAll(() => f.database.drop());
+
+  const indexes = async () =>
+    (
+      await f.db.query<{ indexname: string }>(
+        `SELECT indexname FROM pg_indexes WHERE indexname LIKE '%embedding_hnsw%' ORDER BY indexname`,
+      )
+    ).map((r) => r.indexname);
+
+  it('records the embedder id and dimension on first start', async () => {
+    const rows = await f.db.query<{ value: unknown }>(
+      `SELECT value FROM engram_settings WHERE tenant_id = '' AND key = 'embedding'`,
+    );
+    expect(rows[0]!.value).toEqual({ id: 'test:hash-64', dimensions: 64 });
+    expect(f.index.dimensions).toBe(64);
+    // the same embedder starts again without complaint
+    await expect(VectorIndex.setup(f.db, f.embedder, silentLogger)).resolves.toBeInstanceOf(VectorIndex);
+  });
+
+  it('builds HNSW expression indexes per driver strategy', async () => {
+    if (driver === 'postgres') {
+      expect(await indexes()).toEqual([
+        'agent_cases_embedding_hnsw_64',
+        'agent_skills_embedding_hnsw_64',
+        'atomic_facts_embedding_hnsw_64',
+        'episodes_embedding_hnsw_64',
+      ]);
+      const def = await f.db.query<{ indexdef: string }>(
+        `SELECT indexdef FROM pg_indexes WHERE indexname = 'episodes_embedding_hnsw_64'`,
+      );
+      expect(def[0]!.indexdef).toMatch(/hnsw \(\(\(?embedding\)?::vector\(64\)\) vector_cosine_ops\)/);
+    } else {
+      // PGlite scans exactly until a table outgrows the threshold
+      expect(await indexes()).toEqual([]);
+      await seedEpisode(f, { owners: ['u'], subject: 'first', facts: ['one', 'two'] });
+      const small = await VectorIndex.setup(f.db, f.embedder, silentLogger, { pgliteHnswMinRows: 1 });
+      expect(small.hasHnsw('atomic_facts')).toBe(true);
+      expect(small.hasHnsw('episodes')).toBe(false);
+      expect(await indexes()).toEqual(['atomic_facts_embedding_hnsw_64']);
+    }
+  });
+
+  it('the approximate path (HNSW + iterative scan) still honours a selective filter', async () => {
+    const index = await VectorIndex.setup(f.db, f.embedder, silentLogger, {
+      pgliteHnswMinRows: 0,
+      exactMaxRows: 0,
+    });
+    expect(index.hasHnsw('episodes')).toBe(true);
+    for (let i = 0; i < 30; i++)
+      await seedEpisode(f, {
+        owners: ['v'],
+        session: 'many',
+        subject: `garden roses ${i}`,
+        facts: [`V grew roses ${i}.`],
+      });
+    const rare = await seedEpisode(f, {
+      owners: ['v'],
+      session: 'rare',
+      subject: 'garden tulips',
+      facts: ['V grew tulips.'],
+    });
+    const s = new SearchService({ db: f.db, embedder: f.embedder, log: silentLogger, vectorIndex: index });
+    const r = await s.search(
+      { tenantId: 'tenant-a' },
+      SearchInput.parse({
+        user_id: 'v',
+        query: 'garden roses',
+        method: 'vector',
+        top_k: 1,
+        filters: { session_id: 'rare' },
+      }),
+    );
+    expect(r.episodes.map((e) => e.id)).toEqual([rare.id]);
+    const all = await s.search(
+      { tenantId: 'tenant-a' },
+      SearchInput.parse({ user_id: 'v', query: 'garden roses', method: 'vector', top_k: 5 }),
+    );
+    expect(all.episodes).toHaveLength(5);
+    const scores = all.episodes.map((e) => e.score);
+    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+  });
+
+  it('a different embedder on a database with vectors fails with both names and `engram reindex`', async () => {
+    const other = new HashEmbedder(32);
+    const err = await VectorIndex.setup(f.db, other, silentLogger).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(VectorConfigError);
+    const msg = (err as Error).message;
+    expect(msg).toContain('"test:hash-64" (64 dimensions)');
+    expect(msg).toContain('"test:hash-32" (32 dimensions)');
+    expect(msg).toContain('engram reindex');
+  });
+});
+
+describe.each(DRIVERS)('vector set-up on an empty database [%s]', (driver) => {
+  it('lets a new embedder take over while no vector is stored', async () => {
+    const f = await openFixture(driver);
+    try {
+      const other = new HashEmbedder(16);
+      const index = await VectorIndex.setup(f.db, other, silentLogger);
+      expect(index.dimensions).toBe(16);
+      const rows = await f.db.query<{ value: unknown }>(
+        `SELECT value FROM engram_settings WHERE key = 'embedding'`,
+      );
+      expect(rows[0]!.value).toEqual({ id: 'test:hash-16', dimensions: 16 });
+    } finally {
+      await f.database.drop();
+    }
+  });
+});

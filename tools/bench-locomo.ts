@@ -1,0 +1,316 @@
+/**
+ * LoCoMo evidence-recall benchmark for engram search (not shipped).
+ *
+ *   npm run bench:locomo -- --data ../shared/data/locomo10.json [--limit N]
+ *        [--methods keyword,vector,hybrid,agentic] [--top-k 30] [--json]
+ *
+ * Each conversation is ingested through the real add + flush path of an embedded engram
+ * (offline extractor and offline embedder; a fresh data dir under the OS temp dir): one
+ * engram session per LoCoMo session, turn i of a session at its date-time + 30 s · i,
+ * speakers as senders with role `user` and `sender_name`, an image's caption appended as
+ * "[shares <caption>]". Every conversation lives in its own project.
+ *
+ * Every question of categories 1-4 (1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop)
+ * is asked as speaker A. Evidence recall at budget B: the response's atomic facts, best
+ * score first (ties: episode rank), are taken while their text (the fact content) fits in
+ * B tokens (tokens = ceil(chars / 4)); a question's evidence dia_id counts as covered when
+ * its message is among the source_message_ids of a taken fact. Baseline: Okapi BM25
+ * (k1 1.2, b 0.75, Postgres english lexemes) over the raw turns of the conversation, turns
+ * taken while their text fits in B. The dataset is read from the path given, never copied.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../src/config.js';
+import { SearchInput } from '../src/contract/search.js';
+import type { Sql } from '../src/core/db.js';
+import { createLogger } from '../src/core/log.js';
+import { SearchService } from '../src/engine/search/service.js';
+import { VectorIndex } from '../src/engine/vector-index.js';
+import { openEngram } from '../src/engram.js';
+
+const { values: args } = parseArgs({
+  options: {
+    data: { type: 'string' },
+    limit: { type: 'string' },
+    methods: { type: 'string', default: 'keyword,vector,hybrid,agentic' },
+    'top-k': { type: 'string', default: '30' },
+    json: { type: 'boolean', default: false },
+  },
+});
+if (!args.data) {
+  console.error(
+    'usage: npm run bench:locomo -- --data <locomo10.json> [--limit N] [--methods a,b] [--top-k K]',
+  );
+  process.exit(2);
+}
+const BUDGETS = [300, 1000, 2000] as const;
+const CATEGORIES: Record<number, string> = {
+  1: 'multi-hop',
+  2: 'temporal',
+  3: 'open-domain',
+  4: 'single-hop',
+};
+const methods = args.methods!.split(',').map((m) => m.trim()) as (
+  | 'keyword'
+  | 'vector'
+  | 'hybrid'
+  | 'agentic'
+)[];
+const topK = Number(args['top-k']);
+const tokens = (s: string) => Math.ceil(s.length / 4);
+
+interface Turn {
+  speaker: string;
+  dia_id: string;
+  text: string;
+  blip_caption?: string;
+}
+interface Sample {
+  sample_id: string;
+  conversation: Record<string, unknown>;
+  qa: { question: string; evidence?: string[]; category: number }[];
+}
+
+/** "D1:3 ", "D:1:3", "D8:6; D9:17" -> ["D1:3"], ["D1:3"], ["D8:6", "D9:17"]. */
+export function normaliseEvidence(list: readonly string[] = []): string[] {
+  const out = new Set<string>();
+  for (const raw of list)
+    for (const m of raw.matchAll(/D\s*:?\s*(\d+)\s*:\s*(\d+)/g)) out.add(`D${Number(m[1])}:${Number(m[2])}`);
+  return [...out];
+}
+
+/** "1:56 pm on 8 May, 2023" -> Unix ms (UTC). */
+function sessionTime(s: string): number {
+  const m = /(\d+):(\d+)\s*(am|pm)\s+on\s+(\d+)\s+(\w+),?\s+(\d{4})/i.exec(s);
+  if (!m) throw new Error(`unparsed session date-time: ${s}`);
+  let h = Number(m[1]) % 12;
+  if (m[3]!.toLowerCase() === 'pm') h += 12;
+  return Date.parse(`${m[4]} ${m[5]} ${m[6]} ${String(h).padStart(2, '0')}:${m[2]}:00 UTC`);
+}
+
+const turnText = (t: Turn) => (t.blip_caption ? `${t.text} [shares ${t.blip_caption}]` : t.text);
+
+function percentile(xs: number[], p: number): number {
+  if (!xs.length) return 0;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+}
+
+/** recall sums per method -> category -> budget */
+class Tally {
+  sums = new Map<string, number[]>();
+  counts = new Map<string, number>();
+  add(key: string, recalls: number[]) {
+    const s = this.sums.get(key) ?? BUDGETS.map(() => 0);
+    for (const [i, r] of recalls.entries()) s[i]! += r;
+    this.sums.set(key, s);
+    this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+  }
+  mean(key: string): number[] {
+    const n = this.counts.get(key) ?? 0;
+    return (this.sums.get(key) ?? BUDGETS.map(() => 0)).map((x) => (n ? x / n : 0));
+  }
+}
+
+/** Recall at each budget for units in rank order (text, covered dia_ids). */
+function recallAt(units: { text: string; covers: string[] }[], evidence: string[]): number[] {
+  return BUDGETS.map((budget) => {
+    let used = 0;
+    const got = new Set<string>();
+    for (const u of units) {
+      const t = tokens(u.text);
+      if (used + t > budget) break;
+      used += t;
+      for (const c of u.covers) got.add(c);
+    }
+    return evidence.filter((e) => got.has(e)).length / evidence.length;
+  });
+}
+
+async function main() {
+  const samples = (JSON.parse(readFileSync(resolve(args.data!), 'utf8')) as Sample[]).slice(
+    0,
+    args.limit ? Number(args.limit) : undefined,
+  );
+  const dir = mkdtempSync(join(tmpdir(), 'engram-bench-'));
+  const config = loadConfig({ ENGRAM_DATA_DIR: dir, ENGRAM_LOG_LEVEL: 'warn', ENGRAM_WORKERS: 'false' });
+  const log = createLogger('warn');
+  const engram = await openEngram(config, { command: 'bench', log, workers: false });
+  const tally = new Tally();
+  const latencies = new Map<string, number[]>(methods.map((m) => [m, []]));
+  let ingestMs = 0;
+  let turnsTotal = 0;
+  try {
+    const index = await VectorIndex.setup(engram.db, engram.embedder, log);
+    const search = new SearchService({ db: engram.db, embedder: engram.embedder, log, vectorIndex: index });
+    for (const s of samples) {
+      const ctx = { tenantId: 'bench' };
+      const scope = { app_id: 'default', project_id: s.sample_id.replace(/[^a-zA-Z0-9_.@+-]/g, '_') };
+      const speakerA = String(s.conversation['speaker_a']);
+      const diaToMsg = new Map<string, string>();
+      const msgToDia = new Map<string, string>();
+      const turns: { dia: string; text: string }[] = [];
+      const t0 = performance.now();
+      for (let n = 1; Array.isArray(s.conversation[`session_${n}`]); n++) {
+        const list = s.conversation[`session_${n}`] as Turn[];
+        const base = sessionTime(String(s.conversation[`session_${n}_date_time`]));
+        const sessionId = `session_${n}`;
+        const r = await engram.memory.add(ctx, {
+          ...scope,
+          session_id: sessionId,
+          async_mode: false,
+          messages: list.map((t, i) => ({
+            sender_id: t.speaker.toLowerCase(),
+            sender_name: t.speaker,
+            role: 'user' as const,
+            content: turnText(t),
+            timestamp: base + i * 30_000,
+          })),
+        } as Parameters<typeof engram.memory.add>[1]);
+        r.data.message_ids?.forEach((id, i) => {
+          const dia = normaliseEvidence([list[i]!.dia_id])[0]!;
+          diaToMsg.set(dia, id);
+          msgToDia.set(id, dia);
+          turns.push({ dia, text: `${list[i]!.speaker}: ${turnText(list[i]!)}` });
+        });
+        await engram.memory.flush(ctx, { ...scope, session_id: sessionId } as Parameters<
+          typeof engram.memory.flush
+        >[1]);
+      }
+      ingestMs += performance.now() - t0;
+      turnsTotal += turns.length;
+      const baseline = await Bm25.build(
+        engram.db,
+        turns.map((t) => t.text),
+      );
+      for (const qa of s.qa) {
+        if (!(qa.category >= 1 && qa.category <= 4)) continue;
+        const evidence = normaliseEvidence(qa.evidence).filter((e) => diaToMsg.has(e));
+        if (!evidence.length) continue;
+        const ranked = await baseline.rank(qa.question);
+        const base = recallAt(
+          ranked.map((i) => ({ text: turns[i]!.text, covers: [turns[i]!.dia] })),
+          evidence,
+        );
+        tally.add(`baseline|${qa.category}`, base);
+        tally.add('baseline|all', base);
+        for (const method of methods) {
+          const started = performance.now();
+          const r = await search.search(
+            ctx,
+            SearchInput.parse({
+              ...scope,
+              user_id: speakerA.toLowerCase(),
+              query: qa.question,
+              method,
+              top_k: topK,
+            }),
+          );
+          latencies.get(method)!.push(performance.now() - started);
+          const units = r.episodes
+            .flatMap((e, rank) => e.atomic_facts.map((f, pos) => ({ f, rank, pos })))
+            .sort((a, b) => b.f.score - a.f.score || a.rank - b.rank || a.pos - b.pos)
+            .map(({ f }) => ({
+              text: f.content,
+              covers: f.source_message_ids.map((id) => msgToDia.get(id)).filter((d): d is string => !!d),
+            }));
+          const rec = recallAt(units, evidence);
+          tally.add(`${method}|${qa.category}`, rec);
+          tally.add(`${method}|all`, rec);
+        }
+      }
+      console.error(`${s.sample_id}: ${turns.length} turns ingested`);
+    }
+  } finally {
+    await engram.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  report(tally, latencies, ingestMs, turnsTotal);
+}
+
+function report(tally: Tally, latencies: Map<string, number[]>, ingestMs: number, turns: number) {
+  const rows: Record<string, unknown>[] = [];
+  const fmt = (x: number) => x.toFixed(3);
+  const cats = ['all', '1', '2', '3', '4'];
+  const name = (c: string) => (c === 'all' ? 'overall' : `${c} ${CATEGORIES[Number(c)]}`);
+  const lines = [`| method | category | n | ${BUDGETS.map((b) => `R@${b}`).join(' | ')} | Δ vs baseline |`];
+  lines.push(`|---|---|---|${BUDGETS.map(() => '---').join('|')}|---|`);
+  for (const m of ['baseline', ...methods])
+    for (const c of cats) {
+      const key = `${m}|${c}`;
+      const r = tally.mean(key);
+      const b = tally.mean(`baseline|${c}`);
+      const delta =
+        m === 'baseline' ? '' : r.map((x, i) => `${x - b[i]! >= 0 ? '+' : ''}${fmt(x - b[i]!)}`).join(' / ');
+      lines.push(
+        `| ${m === 'baseline' ? 'raw-turn BM25' : m} | ${name(c)} | ${tally.counts.get(key) ?? 0} | ${r.map(fmt).join(' | ')} | ${delta} |`,
+      );
+      rows.push({ method: m, category: c, n: tally.counts.get(key) ?? 0, recall: r });
+    }
+  lines.push('');
+  lines.push(
+    `ingest: ${turns} turns in ${(ingestMs / 1000).toFixed(1)} s (${((turns / ingestMs) * 1000).toFixed(0)} turns/s)`,
+  );
+  for (const [m, xs] of latencies)
+    lines.push(
+      `search ${m}: p50 ${percentile(xs, 50).toFixed(1)} ms, p95 ${percentile(xs, 95).toFixed(1)} ms (${xs.length} queries)`,
+    );
+  if (args.json)
+    console.log(JSON.stringify({ rows, ingestMs, turns, latencies: Object.fromEntries(latencies) }));
+  else console.log(lines.join('\n'));
+}
+
+/** The baseline: Okapi BM25 over raw turns, analysed by Postgres' english configuration. */
+class Bm25 {
+  private constructor(
+    private readonly db: Sql,
+    private readonly docs: Map<string, number>[],
+    private readonly df: Map<string, number>,
+    private readonly avgdl: number,
+  ) {}
+
+  static async build(db: Sql, texts: string[]): Promise<Bm25> {
+    const docs: Map<string, number>[] = [];
+    const df = new Map<string, number>();
+    for (const t of texts) {
+      const rows = await db.query<{ lexeme: string; tf: number }>(
+        `SELECT lexeme, coalesce(array_length(positions, 1), 1)::int AS tf FROM unnest(to_tsvector('english', $1))`,
+        [t],
+      );
+      const m = new Map(rows.map((r) => [r.lexeme, Number(r.tf)]));
+      docs.push(m);
+      for (const k of m.keys()) df.set(k, (df.get(k) ?? 0) + 1);
+    }
+    const total = docs.reduce((s, d) => s + [...d.values()].reduce((a, b) => a + b, 0), 0);
+    return new Bm25(db, docs, df, total / Math.max(1, docs.length));
+  }
+
+  async rank(query: string): Promise<number[]> {
+    const terms = (
+      await this.db.query<{ lexeme: string }>(`SELECT lexeme FROM unnest(to_tsvector('english', $1))`, [
+        query,
+      ])
+    ).map((r) => r.lexeme);
+    const n = this.docs.length;
+    const scored = this.docs.map((d, i) => {
+      const dl = [...d.values()].reduce((a, b) => a + b, 0);
+      let s = 0;
+      for (const t of terms) {
+        const tf = d.get(t);
+        if (!tf) continue;
+        const df = this.df.get(t) ?? 0;
+        const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+        s += (idf * tf * 2.2) / (tf + 1.2 * (1 - 0.75 + (0.75 * dl) / this.avgdl));
+      }
+      return { i, s };
+    });
+    return scored
+      .filter((x) => x.s > 0)
+      .sort((a, b) => b.s - a.s || a.i - b.i)
+      .map((x) => x.i);
+  }
+}
+
+await main();
