@@ -7,6 +7,7 @@ import { VERSION } from '../version.js';
 import { runKeys } from './keys.js';
 import { runMcp } from './mcp.js';
 import { runMigrate } from './migrate.js';
+import { runReindex } from './reindex.js';
 import { runServe } from './serve.js';
 
 const HELP = `engram ${VERSION} - long-term memory for AI agents
@@ -21,6 +22,7 @@ Usage:
   engram keys list [--tenant NAME]
   engram keys revoke KEY_ID
   engram migrate apply database migrations and exit
+  engram reindex re-embed every memory with the configured embedding model
 
 Configuration comes from the environment (see README), flags override it.
 With DATABASE_URL unset, engram uses the embedded store in ENGRAM_DATA_DIR (./data).
@@ -102,6 +104,8 @@ async function run(argv: string[]): Promise<number | undefined> {
       return runMcp(ctx);
     case 'migrate':
       return runMigrate(ctx);
+    case 'reindex':
+      return runReindex(ctx);
     default:
       process.stderr.write(`engram: unknown command "${command}"\n\n${HELP}`);
       return 2;

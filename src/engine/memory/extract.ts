@@ -13,6 +13,8 @@ export const episodeEmbeddingText = (e: { subject: string; summary: string; epis
   `${e.subject}\n${e.summary}\n${e.episode}`.slice(0, 4000);
 export const caseEmbeddingText = (c: { task_intent: string; approach: string }) =>
   `${c.task_intent}\n${c.approach}`;
+export const skillEmbeddingText = (k: { name: string; description: string; content: string }) =>
+  `${k.name}\n${k.description}\n${k.content}`;
 
 /**
  * Extracts one segment into memory: the episode with its atomic facts, each human's

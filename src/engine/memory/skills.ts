@@ -3,7 +3,7 @@ import type { CaseForSkill } from '../../core/ports.js';
 import type { TaskRow } from '../jobs/queue.js';
 import { contentWords, jaccard } from '../text.js';
 import type { MemoryDeps, Scope } from './deps.js';
-import { vectorText } from './extract.js';
+import { skillEmbeddingText, vectorText } from './extract.js';
 
 /**
  * The `memory.skill` job: consolidates an agent's similar cases into skills. A new case
@@ -71,7 +71,7 @@ export async function consolidateSkills(deps: MemoryDeps, task: TaskRow): Promis
   for (const skillId of touched) {
     const members = groups.get(skillId)!;
     const skill = await deps.extractor.distillSkill(members);
-    const [vec] = await deps.embedder.embed([`${skill.name}\n${skill.description}\n${skill.content}`]);
+    const [vec] = await deps.embedder.embed([skillEmbeddingText(skill)]);
     const caseIds = members.map((m) => m.id);
     const sources = [...new Set(members.flatMap((m) => m.source_message_ids))];
     await deps.db.transaction(async (tx) => {
