@@ -8,3 +8,18 @@ export function iso(value: Date | string | number | null | undefined): string | 
 export function isoRequired(value: Date | string | number): string {
   return iso(value) ?? new Date(0).toISOString();
 }
+
+export const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+] as const;

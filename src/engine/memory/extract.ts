@@ -48,7 +48,7 @@ export async function extractSegment(
       [ctx.tenantId, segmentId],
     );
     if (!still.length) return undefined;
-    const ids = await writeExtraction(tx, deps, ctx, scope, segmentId, segment, humans, extraction, vectors);
+    const ids = await writeExtraction(tx, ctx, scope, segmentId, segment, humans, extraction, vectors);
     await tx.query(
       `UPDATE messages SET state = 'extracted' WHERE tenant_id = $1 AND segment_id = $2 AND state = 'segmented'`,
       [ctx.tenantId, segmentId],
@@ -85,7 +85,6 @@ export async function extractSegment(
 
 async function writeExtraction(
   tx: Sql,
-  deps: MemoryDeps,
   ctx: Ctx,
   scope: Scope,
   segmentId: string,
@@ -129,24 +128,17 @@ async function writeExtraction(
   for (const fact of x.episode.facts) {
     const sources = fact.message_ids.filter((id) => byId.has(id));
     const factTs = sources.length ? Math.min(...sources.map((id) => byId.get(id)!.timestamp)) : ts;
-    await tx.query(
-      `INSERT INTO atomic_facts (tenant_id, id, episode_id, app_id, project_id, session_id, owner_ids, ts, content,
-                                 source_message_ids, embedding)
-       VALUES ($1, $2, $3, $4, $5, $6, ARRAY(SELECT jsonb_array_elements_text($7::jsonb)), $8, $9, $10::jsonb, $11::vector)`,
-      [
-        ctx.tenantId,
-        newId(),
-        episodeId,
-        scope.appId,
-        scope.projectId,
-        sessionId,
-        ownerJson,
-        factTs,
-        fact.content,
-        JSON.stringify(sources.length ? sources : allIds),
-        vectorText(vectors[v++]!),
-      ],
-    );
+    await insertFact(tx, ctx.tenantId, {
+      episodeId,
+      appId: scope.appId,
+      projectId: scope.projectId,
+      sessionId,
+      ownerIds: humans,
+      ts: factTs,
+      content: fact.content,
+      sources: sources.length ? sources : allIds,
+      vector: vectors[v++]!,
+    });
   }
   const cases: { id: string; agentId: string }[] = [];
   for (const c of x.cases) {
@@ -187,6 +179,40 @@ async function writeExtraction(
     });
   }
   return { episodeId, cases, profiles };
+}
+
+export interface FactRecord {
+  episodeId: string;
+  appId: string;
+  projectId: string;
+  sessionId: string | null;
+  ownerIds: string[];
+  ts: number | string;
+  content: string;
+  sources: string[];
+  vector: readonly number[];
+}
+
+/** One atomic fact of an episode, with its vector. */
+export async function insertFact(tx: Sql, tenantId: string, f: FactRecord): Promise<void> {
+  await tx.query(
+    `INSERT INTO atomic_facts (tenant_id, id, episode_id, app_id, project_id, session_id, owner_ids, ts, content,
+                               source_message_ids, embedding)
+     VALUES ($1, $2, $3, $4, $5, $6, ARRAY(SELECT jsonb_array_elements_text($7::jsonb)), $8, $9, $10::jsonb, $11::vector)`,
+    [
+      tenantId,
+      newId(),
+      f.episodeId,
+      f.appId,
+      f.projectId,
+      f.sessionId,
+      JSON.stringify(f.ownerIds),
+      f.ts,
+      f.content,
+      JSON.stringify(f.sources),
+      vectorText(f.vector),
+    ],
+  );
 }
 
 /** Read-modify-write of one user's profile under a lock on that user. Returns the profile id. */

@@ -12,6 +12,7 @@ import type {
   UpdateData,
   UpdateInput,
 } from '../../contract/memory-write.js';
+import type { Sql } from '../../core/db.js';
 import { EngramError } from '../../core/errors.js';
 import { deleteByScope, deleteEpisodesByIds } from './delete.js';
 import { type Ctx, type MemoryDeps, type Scope, sessionChain } from './deps.js';
@@ -37,16 +38,9 @@ export class MemoryService {
   async add(ctx: Ctx, input: AddInput): Promise<{ httpStatus: 200 | 202; data: AddData }> {
     const scope: Scope = { appId: input.app_id, projectId: input.project_id };
     const { task, messageIds } = await this.deps.db.transaction(async (tx) => {
-      const task = await this.deps.queue.enqueue(tx, {
-        tenantId: ctx.tenantId,
-        type: 'memory.process',
-        appId: scope.appId,
-        projectId: scope.projectId,
-        sessionId: input.session_id,
-        chainKey: sessionChain(scope, input.session_id),
-        object: 'session',
-        objectId: input.session_id,
-        payload: { message_count: input.messages.length, async: input.async_mode },
+      const task = await this.enqueueProcess(tx, ctx, scope, input.session_id, {
+        message_count: input.messages.length,
+        async: input.async_mode,
       });
       const messageIds = await insertMessages(
         tx,
@@ -86,17 +80,7 @@ export class MemoryService {
   async flush(ctx: Ctx, input: FlushInput): Promise<FlushData> {
     const scope: Scope = { appId: input.app_id, projectId: input.project_id };
     const task = await this.deps.db.transaction((tx) =>
-      this.deps.queue.enqueue(tx, {
-        tenantId: ctx.tenantId,
-        type: 'memory.process',
-        appId: scope.appId,
-        projectId: scope.projectId,
-        sessionId: input.session_id,
-        chainKey: sessionChain(scope, input.session_id),
-        object: 'session',
-        objectId: input.session_id,
-        payload: { flush: true },
-      }),
+      this.enqueueProcess(tx, ctx, scope, input.session_id, { flush: true }),
     );
     const row = await this.deps.queue.runOrWait(ctx.tenantId, task.id, this.deps.syncWaitMs);
     if (row?.status === 'failed')
@@ -109,6 +93,27 @@ export class MemoryService {
       );
     const result = row?.status === 'success' ? (row.result as ProcessResult) : undefined;
     return { status: result && result.extracted > 0 ? 'extracted' : 'no_extraction' };
+  }
+
+  /** The session's next `memory.process` job (see process.ts). */
+  private enqueueProcess(
+    tx: Sql,
+    ctx: Ctx,
+    scope: Scope,
+    sessionId: string,
+    payload: Record<string, unknown>,
+  ) {
+    return this.deps.queue.enqueue(tx, {
+      tenantId: ctx.tenantId,
+      type: 'memory.process',
+      appId: scope.appId,
+      projectId: scope.projectId,
+      sessionId,
+      chainKey: sessionChain(scope, sessionId),
+      object: 'session',
+      objectId: sessionId,
+      payload,
+    });
   }
 
   get(ctx: Ctx, input: GetInput): Promise<GetData> {

@@ -1,10 +1,9 @@
 import type { UpdateData, UpdateInput } from '../../contract/memory-write.js';
 import { notFound } from '../../core/errors.js';
-import { newId } from '../../core/ids.js';
 import type { TaskRow } from '../jobs/queue.js';
 import { leadSentences, sentences } from '../text.js';
 import type { Ctx, MemoryDeps } from './deps.js';
-import { episodeEmbeddingText, vectorText } from './extract.js';
+import { episodeEmbeddingText, insertFact, vectorText } from './extract.js';
 import { factsFor } from './read.js';
 import { EPISODE_COLUMNS, type EpisodeRow, episodeItem } from './serialize.js';
 
@@ -112,24 +111,17 @@ export async function refreshEpisode(deps: MemoryDeps, task: TaskRow): Promise<{
       [ctx.tenantId, id],
     );
     for (const [i, content] of facts.entries())
-      await tx.query(
-        `INSERT INTO atomic_facts (tenant_id, id, episode_id, app_id, project_id, session_id, owner_ids, ts, content,
-                                   source_message_ids, embedding)
-         VALUES ($1, $2, $3, $4, $5, $6, ARRAY(SELECT jsonb_array_elements_text($7::jsonb)), $8, $9, $10::jsonb, $11::vector)`,
-        [
-          ctx.tenantId,
-          newId(),
-          id,
-          ep.app_id,
-          ep.project_id,
-          ep.session_id,
-          JSON.stringify(ep.owner_ids),
-          ep.ts,
-          content,
-          JSON.stringify(ep.source_message_ids),
-          vectorText(vectors[i]!),
-        ],
-      );
+      await insertFact(tx, ctx.tenantId, {
+        episodeId: id,
+        appId: ep.app_id,
+        projectId: ep.project_id,
+        sessionId: ep.session_id,
+        ownerIds: ep.owner_ids,
+        ts: ep.ts,
+        content,
+        sources: ep.source_message_ids,
+        vector: vectors[i]!,
+      });
     await tx.query(`UPDATE episodes SET reflect_state = 'done' WHERE tenant_id = $1 AND id = $2`, [
       ctx.tenantId,
       id,

@@ -11,7 +11,7 @@ import { validate } from '../../contract/validate.js';
 import { EngramError } from '../../core/errors.js';
 import type { Ctx } from '../../engine/memory/deps.js';
 import type { Engram } from '../../engram.js';
-import { errorResult, invalidArguments, toolError } from '../errors.js';
+import { errorResult, toolError } from '../errors.js';
 
 /** What a tool runs with: the engine and the caller's tenant. */
 export interface ToolEnv {

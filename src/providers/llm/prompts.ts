@@ -1,4 +1,5 @@
 import type { CaseForSkill, SegmentMessage } from '../../core/ports.js';
+import { MONTHS } from '../../core/time.js';
 
 /**
  * Prompt texts for the LLM extractor, and the rendering of messages into the numbered
@@ -124,20 +125,6 @@ export function clip(s: string, max: number): string {
   return s.length > max ? `${s.slice(0, max)}… [${s.length - max} more chars]` : s;
 }
 
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 function participants(

@@ -1,3 +1,5 @@
+import { MONTHS } from '../../core/time.js';
+
 /**
  * Absolute dates for the offline extractor: formats a message timestamp ("8 May 2023",
  * UTC) and rewrites relative expressions ("yesterday", "last Saturday", "next month",
@@ -5,20 +7,7 @@
  * when read months later.
  */
 
-export const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-] as const;
+export { MONTHS };
 
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 const DAY_MS = 86_400_000;
