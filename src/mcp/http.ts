@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { Context } from 'hono';
 import { EngramError } from '../core/errors.js';
 import type { Engram } from '../engram.js';
 import type { HttpEnv } from '../http/app.js';
 import { createMcpServer } from './server.js';
+import { TOOLS } from './tools/index.js';
+import { callTool, type ToolEnv } from './tools/tool.js';
 
 /**
  * MCP over Streamable HTTP at /mcp, mounted behind the bearer-key middleware (a request
@@ -28,6 +31,7 @@ export interface McpHttpOptions {
 
 interface Session {
   tenantId: string;
+  env: ToolEnv;
   transport: WebStandardStreamableHTTPServerTransport;
   close: () => Promise<void>;
   seen: number;
@@ -73,6 +77,8 @@ export function mcpHttpHandler(engram: Engram, opts: McpHttpOptions = {}) {
       s.seen = Date.now();
       const body = await jsonBody(c);
       if (body instanceof Response) return body;
+      const fast = await fastToolCall(req, body.parsedBody, sessionId, s);
+      if (fast) return fast;
       const res = await s.transport.handleRequest(req, body);
       return req.method === 'GET' && res.ok && res.body ? trackStream(res, s) : res;
     }
@@ -88,6 +94,7 @@ export function mcpHttpHandler(engram: Engram, opts: McpHttpOptions = {}) {
       onsessioninitialized: (id) => {
         session = {
           tenantId: principal.tenantId,
+          env: { engram, ctx: { tenantId: principal.tenantId, keyId: principal.keyId } },
           transport,
           close: () => mcp.close().catch(() => {}),
           seen: Date.now(),
@@ -108,6 +115,39 @@ export function mcpHttpHandler(engram: Engram, opts: McpHttpOptions = {}) {
     if (!session) await mcp.close(); // not an initialize request: nothing to keep
     return res;
   };
+}
+
+const TOOLS_BY_NAME = new Map(TOOLS.map((t) => [t.name, t]));
+
+/**
+ * The hot path: a single `tools/call` request on an initialised session is answered here,
+ * with the same handler the SDK would run (callTool: validation, engine call, isError on
+ * failure), without the SDK transport's per-message machinery, which costs a fixed
+ * ~0.3 ms per call (measured with bench:mcp). Anything else (initialize, notifications,
+ * batches, resources, prompts, streams, unknown tools) goes through the SDK transport.
+ */
+async function fastToolCall(
+  req: Request,
+  body: unknown,
+  sessionId: string,
+  s: Session,
+): Promise<Response | undefined> {
+  const msg = body as {
+    jsonrpc?: unknown;
+    id?: unknown;
+    method?: unknown;
+    params?: { name?: unknown; arguments?: unknown };
+  };
+  if (req.method !== 'POST' || !msg || typeof msg !== 'object' || Array.isArray(msg)) return undefined;
+  if (msg.jsonrpc !== '2.0' || msg.method !== 'tools/call') return undefined;
+  if (typeof msg.id !== 'string' && typeof msg.id !== 'number') return undefined;
+  const version = req.headers.get('mcp-protocol-version');
+  if (!version || !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return undefined;
+  if (!(req.headers.get('accept') ?? '').includes('application/json')) return undefined;
+  const tool = typeof msg.params?.name === 'string' ? TOOLS_BY_NAME.get(msg.params.name) : undefined;
+  if (!tool) return undefined;
+  const result = await callTool(tool, s.env, msg.params?.arguments);
+  return Response.json({ jsonrpc: '2.0', id: msg.id, result }, { headers: { 'mcp-session-id': sessionId } });
 }
 
 /**
