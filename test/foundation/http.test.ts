@@ -75,7 +75,10 @@ describe.each(DRIVERS)('HTTP listener and auth [%s]', (driver) => {
   });
 
   it('answers 429 with Retry-After past the per-key rate', async () => {
-    const burst = await startTestServer(driver, { ENGRAM_RATE_LIMIT_RPS: '0.01', ENGRAM_RATE_LIMIT_BURST: '3' });
+    const burst = await startTestServer(driver, {
+      ENGRAM_RATE_LIMIT_RPS: '0.01',
+      ENGRAM_RATE_LIMIT_BURST: '3',
+    });
     try {
       const k = await burst.key('t-rate');
       const statuses: number[] = [];
