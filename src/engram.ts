@@ -92,8 +92,9 @@ export async function openEngram(config: Config, opts: OpenOptions): Promise<Eng
   let vectorIndex: VectorIndex | undefined;
   if (opts.prepareSearch) {
     try {
-      // A remote model of unknown size learns its dimension here (one request).
-      if ('init' in embedder && typeof embedder.init === 'function') await embedder.init();
+      // A remote model of unknown size learns its dimension here (one request); a model
+      // whose size is known is not loaded at start (serve warms it in the background).
+      if (!dimensionsKnown(embedder)) await (embedder as Embedder & { init(): Promise<void> }).init();
       vectorIndex = await VectorIndex.setup(db, embedder, log);
     } catch (err) {
       await closeStore();
@@ -153,4 +154,12 @@ export async function openEngram(config: Config, opts: OpenOptions): Promise<Eng
       await closeStore();
     },
   };
+}
+
+function dimensionsKnown(embedder: Embedder): boolean {
+  try {
+    return embedder.dimensions > 0;
+  } catch {
+    return false;
+  }
 }

@@ -27,6 +27,7 @@ import { SearchInput } from '../src/contract/search.js';
 import type { Sql } from '../src/core/db.js';
 import { createLogger } from '../src/core/log.js';
 import { SearchService } from '../src/engine/search/service.js';
+import { tokenCount } from '../src/engine/text.js';
 import { VectorIndex } from '../src/engine/vector-index.js';
 import { openEngram } from '../src/engram.js';
 
@@ -59,7 +60,6 @@ const methods = args.methods!.split(',').map((m) => m.trim()) as (
   | 'agentic'
 )[];
 const topK = Number(args['top-k']);
-const tokens = (s: string) => Math.ceil(s.length / 4);
 
 interface Turn {
   speaker: string;
@@ -120,7 +120,7 @@ function recallAt(units: { text: string; covers: string[] }[], evidence: string[
     let used = 0;
     const got = new Set<string>();
     for (const u of units) {
-      const t = tokens(u.text);
+      const t = tokenCount(u.text);
       if (used + t > budget) break;
       used += t;
       for (const c of u.covers) got.add(c);

@@ -34,6 +34,7 @@ import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Embedder } from '../src/core/ports.js';
+import { fnv1a } from '../src/providers/embeddings/local.js';
 
 // ---------------------------------------------------------------- dataset
 
@@ -112,15 +113,6 @@ function normalise(v: number[]): number[] {
   for (const x of v) n += x * x;
   n = Math.sqrt(n);
   return n > 0 ? v.map((x) => x / n) : v.map((_, i) => (i === 0 ? 1 : 0));
-}
-
-function fnv1a(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
 }
 
 /** Hashed bag of words: stopwords dropped, sublinear tf, signed feature hashing. */

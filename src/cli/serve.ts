@@ -10,6 +10,9 @@ export async function runServe(ctx: CliContext): Promise<undefined> {
   const http = await startHttpServer(engram);
   const control = engram.lock ? await startControlServer(engram, mcpSocketHandler(engram)) : undefined;
   engram.lock?.update({ url: http.url, ...(control ? { socket: control.path } : {}) });
+  // Load the embedding model now rather than on the first request that needs it.
+  const embedder = engram.embedder as typeof engram.embedder & { init?: () => Promise<void> };
+  void embedder.init?.().catch((err: unknown) => log.warn('embedder warm-up failed', { err }));
   log.info(`engram ${engram.version} listening on ${http.url}`, {
     driver: engram.db.driver,
     ...(engram.db.driver === 'pglite' ? { data_dir: config.dataDir } : {}),

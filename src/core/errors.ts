@@ -60,6 +60,25 @@ export class EngramError extends Error {
   }
 }
 
+/**
+ * The v2 error fields both faces answer with: REST puts them in the body (with
+ * request_id), MCP in an isError tool result. Validation failures carry `detail[]`.
+ */
+export function errorFields(err: EngramError): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    code: err.code,
+    message: err.message,
+    param: err.param ?? null,
+    type: err.type,
+    status_code: err.status,
+  };
+  if (err.code === 'InvalidParameter')
+    body['detail'] = err.issues.length
+      ? err.issues
+      : [{ loc: ['body'], msg: err.message, type: 'value_error' }];
+  return body;
+}
+
 export const invalid = (param: string, message: string, type = 'value_error'): EngramError =>
   new EngramError('InvalidParameter', message, {
     param,

@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import type { EngramError } from '../core/errors.js';
+import { type EngramError, errorFields } from '../core/errors.js';
 
 /**
  * Error bodies, one shape per family of routes (spec "Errors"):
@@ -28,19 +28,7 @@ export function errorBody(err: EngramError, style: ErrorStyle, requestId: string
       path,
       timestamp: new Date().toISOString(),
     };
-  const body: Record<string, unknown> = {
-    request_id: requestId,
-    code: err.code,
-    message: err.message,
-    param: err.param ?? null,
-    type: err.type,
-    status_code: err.status,
-  };
-  if (err.code === 'InvalidParameter')
-    body['detail'] = err.issues.length
-      ? err.issues
-      : [{ loc: ['body'], msg: err.message, type: 'value_error' }];
-  return body;
+  return { request_id: requestId, ...errorFields(err) };
 }
 
 export function sendError(c: Context, err: EngramError): Response {

@@ -1,7 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ZodError } from 'zod';
-import type { EngramError } from '../core/errors.js';
-import { fromZod, toEngramError } from '../core/errors.js';
+import { type EngramError, errorFields, fromZod, toEngramError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 
 /**
@@ -11,16 +10,7 @@ import type { Logger } from '../core/log.js';
  * validation failures) that the REST API answers for the same input.
  */
 export function errorBody(e: EngramError): Record<string, unknown> {
-  const body: Record<string, unknown> = {
-    code: e.code,
-    message: e.message,
-    param: e.param ?? null,
-    type: e.type,
-    status_code: e.status,
-  };
-  if (e.code === 'InvalidParameter' && e.issues.length) body['detail'] = e.issues;
-  if (e.retryAfter !== undefined) body['retry_after'] = e.retryAfter;
-  return body;
+  return e.retryAfter === undefined ? errorFields(e) : { ...errorFields(e), retry_after: e.retryAfter };
 }
 
 export function errorResult(e: EngramError): CallToolResult {

@@ -1,5 +1,6 @@
 import type { GetData } from '../contract/memory-read.js';
 import type { SearchData } from '../contract/search.js';
+import { tokenCount } from '../engine/text.js';
 
 /**
  * The compact, token-bounded rendering of a search that recall (and the recall_context
@@ -8,7 +9,6 @@ import type { SearchData } from '../contract/search.js';
  * within a section hits keep the engine's ranking. Whole entries are dropped past the
  * budget, and a last line says how many.
  */
-export const tokens = (s: string): number => Math.ceil(s.length / 4);
 
 const ENTRY_CHARS = 700;
 const clip = (s: string, n = ENTRY_CHARS) => {
@@ -90,7 +90,7 @@ export function renderRecall(query: string, data: SearchData, maxTokens: number)
   const total = all.reduce((n, s) => n + s.entries.length, 0);
   if (total === 0) {
     const text = `No memories found for "${clip(query, 200)}".`;
-    return { text, tokens: tokens(text), omitted: 0 };
+    return { text, tokens: tokenCount(text), omitted: 0 };
   }
   const reserve = 24; // room for the "omitted" line
   const budget = Math.max(0, maxTokens - reserve) * 4;
@@ -110,7 +110,7 @@ export function renderRecall(query: string, data: SearchData, maxTokens: number)
   if (omitted > 0)
     text += `\n(${omitted} more result${omitted === 1 ? '' : 's'} omitted to stay within max_tokens)\n`;
   text = text.trimEnd();
-  return { text, tokens: tokens(text), omitted };
+  return { text, tokens: tokenCount(text), omitted };
 }
 
 /** get_memories as text: one entry per record (episodes with their narrative), no budget. */

@@ -144,7 +144,8 @@ function norm(v: ArrayLike<number>): number {
   return Math.sqrt(n);
 }
 
-function fnv1a(s: string): number {
+/** 32-bit FNV-1a hash: the feature hash of the bag-of-words half. */
+export function fnv1a(s: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) {
     h ^= s.charCodeAt(i);
