@@ -44,6 +44,11 @@ const SETTINGS = {
     flag: 'tenant',
     schema: z.string().min(1).max(128).default('local'),
   },
+  mcpTools: {
+    env: 'ENGRAM_MCP_TOOLS',
+    flag: 'mcp-tools',
+    schema: z.enum(['agent', 'all']).default('agent'),
+  },
   workers: { env: 'ENGRAM_WORKERS', flag: undefined, schema: bool.default(true) },
   workerConcurrency: { env: 'ENGRAM_WORKER_CONCURRENCY', flag: undefined, schema: int(1, 64).default(2) },
   taskMaxAttempts: { env: 'ENGRAM_TASK_MAX_ATTEMPTS', flag: undefined, schema: int(1, 100).default(5) },
@@ -76,6 +81,12 @@ const SETTINGS = {
     schema: int(2, 1000).default(40),
   },
   boundaryMaxTokens: { env: 'ENGRAM_BOUNDARY_MAX_TOKENS', flag: undefined, schema: int(100).default(6000) },
+  /** Buffered messages that received nothing new for this long are extracted; 0 turns it off. */
+  idleExtractMinutes: {
+    env: 'ENGRAM_IDLE_EXTRACT_MINUTES',
+    flag: undefined,
+    schema: z.coerce.number().min(0).max(10_080).default(30),
+  },
 } as const;
 
 type Settings = typeof SETTINGS;

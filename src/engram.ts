@@ -107,21 +107,24 @@ export async function openEngram(config: Config, opts: OpenOptions): Promise<Eng
     leaseMs: config.taskLeaseMs,
     maxAttempts: config.taskMaxAttempts,
   });
-  const memory = new MemoryService({
-    db,
-    queue,
-    extractor,
-    embedder,
-    events,
-    log,
-    syncWaitMs: config.syncWaitMs,
-    rules: {
-      gapMs: config.boundaryGapMinutes * 60_000,
-      maxMessages: config.boundaryMaxMessages,
-      maxTokens: config.boundaryMaxTokens,
-      minMessagesBeforeShift: 4,
+  const memory = new MemoryService(
+    {
+      db,
+      queue,
+      extractor,
+      embedder,
+      events,
+      log,
+      syncWaitMs: config.syncWaitMs,
+      rules: {
+        gapMs: config.boundaryGapMinutes * 60_000,
+        maxMessages: config.boundaryMaxMessages,
+        maxTokens: config.boundaryMaxTokens,
+        minMessagesBeforeShift: 4,
+      },
     },
-  });
+    config.idleExtractMinutes * 60_000,
+  );
   const reranker = config.rerankUrl
     ? new HttpReranker({
         url: config.rerankUrl,

@@ -1,4 +1,4 @@
-import type { ApiVersion, KeyRecord } from '../engine/keys.js';
+import { type ApiVersion, type KeyRecord, keyIdOf } from '../engine/keys.js';
 import type { CliContext } from './main.js';
 import { viaOwnerOrLocal } from './owner.js';
 
@@ -19,14 +19,19 @@ export async function runKeys(ctx: CliContext): Promise<number> {
       }
       const label = typeof flags['label'] === 'string' ? flags['label'] : undefined;
       const args = { tenant, apiVersion: apiVersion as ApiVersion, ...(label ? { label } : {}) };
-      const created = await viaOwnerOrLocal<{ key: string }>(
+      const created = await viaOwnerOrLocal<{ key: string } & KeyRecord>(
         config,
         log,
         'keys create',
         { op: 'keys.create', args },
         (e) => e.keys.create(tenant, args.apiVersion, label),
       );
+      // stdout holds the key alone (KEY=$(engram keys create ...)); the id goes to stderr
       ctx.out(created.key);
+      process.stderr.write(
+        `created key ${created.key_id} for tenant ${created.tenant_id} (${created.api_version}); ` +
+          `revoke it with: engram keys revoke ${created.key_id}\n`,
+      );
       return 0;
     }
     case 'list': {
@@ -57,7 +62,7 @@ export async function runKeys(ctx: CliContext): Promise<number> {
     }
     case 'revoke': {
       if (!arg) {
-        process.stderr.write('engram: keys revoke needs KEY_ID\n');
+        process.stderr.write('engram: keys revoke needs KEY_ID (or the whole key)\n');
         return 2;
       }
       const ok = await viaOwnerOrLocal<boolean>(
@@ -68,10 +73,10 @@ export async function runKeys(ctx: CliContext): Promise<number> {
         (e) => e.keys.revoke(arg),
       );
       if (!ok) {
-        process.stderr.write(`engram: no active key ${arg}\n`);
+        process.stderr.write(`engram: no active key ${keyIdOf(arg)}\n`);
         return 1;
       }
-      process.stderr.write(`revoked ${arg}\n`);
+      process.stderr.write(`revoked key ${keyIdOf(arg)}\n`);
       return 0;
     }
     default:

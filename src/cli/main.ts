@@ -13,19 +13,28 @@ import { runServe } from './serve.js';
 const HELP = `engram ${VERSION} - long-term memory for AI agents
 
 Usage:
-  engram serve   [--port N] [--host H] [--data-dir DIR] [--database-url URL]
+  engram serve   [--port N] [--host H]
                  HTTP listener: REST API (and MCP at /mcp)
-  engram mcp     [--tenant NAME] [--data-dir DIR] [--database-url URL]
+  engram mcp     [--tenant NAME] [--mcp-tools agent|all]
                  MCP over stdio for one tenant (through a running owner of the data dir)
   engram keys create --tenant NAME [--api-version v1|v2] [--label TEXT]
-                 prints a new API key alone on one line
-  engram keys list [--tenant NAME]
+                 prints the new API key alone on stdout (KEY=$(engram keys create ...)),
+                 its key id on stderr
+  engram keys list [--tenant NAME] [--json]
+                 key ids, tenants and states (never the secrets); --json for scripts
   engram keys revoke KEY_ID
+                 KEY_ID as keys create and keys list show it (the whole key works too)
   engram migrate apply database migrations and exit
   engram reindex re-embed every memory with the configured embedding model
 
+Options of every command:
+  --data-dir DIR       embedded store directory (ENGRAM_DATA_DIR, default ./data)
+  --database-url URL   a PostgreSQL server instead of the embedded store (DATABASE_URL)
+  --log-level LEVEL    debug, info, warn, error or silent (ENGRAM_LOG_LEVEL, default info)
+  -h, --help           this text
+  -v, --version        the version
+
 Configuration comes from the environment (see README), flags override it.
-With DATABASE_URL unset, engram uses the embedded store in ENGRAM_DATA_DIR (./data).
 `;
 
 const COMMON = {
@@ -34,6 +43,7 @@ const COMMON = {
   'data-dir': { type: 'string' },
   'database-url': { type: 'string' },
   'log-level': { type: 'string' },
+  'mcp-tools': { type: 'string' },
   tenant: { type: 'string' },
   'api-version': { type: 'string' },
   label: { type: 'string' },

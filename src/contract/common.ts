@@ -92,15 +92,18 @@ export const Message = z
   .object({
     sender_id: z.string().min(1).max(128).describe('Who produced the message: the user id or the agent id.'),
     sender_name: z.string().max(256).nullish().describe('Display name of the sender.'),
-    role: z.enum(['user', 'assistant', 'tool']),
+    role: z.enum(['user', 'assistant', 'tool']).describe('user, assistant, or tool (a tool result).'),
     timestamp: z
       .number()
       .int()
       .min(
         MIN_TIMESTAMP_MS,
         'must be Unix time in milliseconds (>= 1000000000000); seconds are never rescaled',
-      ),
-    content: z.union([z.string(), z.array(ContentItem).min(1)]),
+      )
+      .describe('When the message was sent, in Unix milliseconds (for example 1767225600000).'),
+    content: z
+      .union([z.string(), z.array(ContentItem).min(1)])
+      .describe('The message text, or content items (text, image, doc, ...).'),
     tool_calls: z.array(ToolCall).max(128).nullish(),
     tool_call_id: z.string().min(1).max(256).nullish(),
   })

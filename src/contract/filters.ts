@@ -45,7 +45,9 @@ export const FilterNode: z.ZodType<FilterNode> = z.lazy(() =>
       OR: z.array(FilterNode).max(50).nullish(),
       session_id: Condition.optional(),
       sender_id: Condition.optional(),
-      timestamp: Condition.optional(),
+      timestamp: Condition.optional().describe(
+        'Time condition in Unix ms or ISO 8601, e.g. {"gte": 1767225600000, "lt": "2026-02-01T00:00:00Z"}.',
+      ),
     })
     .strict(),
 );

@@ -19,9 +19,13 @@ export const GetInput = z
     sort_order: z.enum(['asc', 'desc']).default('desc'),
     with_readable_episode: z.boolean().default(false),
     filters: FilterNode.nullish(),
-    session_id: Condition.optional(),
-    sender_id: Condition.optional(),
-    timestamp: Condition.optional(),
+    session_id: Condition.optional().describe(
+      'Only memories of this session (a value or an operator object).',
+    ),
+    sender_id: Condition.optional().describe('Only memories involving this sender.'),
+    timestamp: Condition.optional().describe(
+      'Time condition in Unix ms or ISO 8601, e.g. {"gte": 1767225600000, "lt": "2026-02-01T00:00:00Z"}.',
+    ),
   })
   .strict()
   .superRefine(checkOwner);

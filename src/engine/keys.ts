@@ -23,6 +23,9 @@ export interface KeyRecord {
 export const TENANT_RE = /^[a-zA-Z0-9_.@+-]{1,128}$/;
 const KEY_RE = /^egm_([0-9a-f]{16})_([A-Za-z0-9_-]{43})$/;
 
+/** The key id a full key or a bare key id stands for (never the secret). */
+export const keyIdOf = (keyOrId: string): string => KEY_RE.exec(keyOrId)?.[1] ?? keyOrId;
+
 const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
 
 /**
@@ -65,7 +68,7 @@ export class KeyService {
 
   /** Revokes by key id (or the full key). Returns false when no active key matched. */
   async revoke(keyOrId: string): Promise<boolean> {
-    const keyId = KEY_RE.exec(keyOrId)?.[1] ?? keyOrId;
+    const keyId = keyIdOf(keyOrId);
     const rows = await this.db.query(
       'UPDATE api_keys SET revoked_at = now() WHERE key_id = $1 AND revoked_at IS NULL RETURNING key_id',
       [keyId],

@@ -16,12 +16,35 @@ export class TaskService {
   constructor(private readonly db: Db) {}
 
   async get(tenantId: string, id: string): Promise<TaskItem> {
+    return taskItem(await this.row(tenantId, id));
+  }
+
+  /** The task with what its work did so far: its session and the result it recorded. */
+  async detail(
+    tenantId: string,
+    id: string,
+  ): Promise<{
+    item: TaskItem;
+    sessionId: string | undefined;
+    payload: Record<string, unknown>;
+    result: unknown;
+  }> {
+    const row = await this.row(tenantId, id);
+    return {
+      item: taskItem(row),
+      sessionId: row.session_id ?? undefined,
+      payload: row.payload,
+      result: row.result,
+    };
+  }
+
+  private async row(tenantId: string, id: string): Promise<TaskRow> {
     const rows = await this.db.query<TaskRow>('SELECT * FROM tasks WHERE tenant_id = $1 AND id = $2', [
       tenantId,
       id,
     ]);
     if (!rows[0]) throw notFound(`task ${id} not found`);
-    return taskItem(rows[0]);
+    return rows[0];
   }
 
   async stats(tenantId: string, q: TaskStatsQuery): Promise<TaskStatsData> {

@@ -6,7 +6,7 @@ import { EngramError } from '../core/errors.js';
 import type { Engram } from '../engram.js';
 import type { HttpEnv } from '../http/app.js';
 import { createMcpServer } from './server.js';
-import { TOOLS } from './tools/index.js';
+import { toolsByName } from './tools/index.js';
 import { callTool, type ToolEnv } from './tools/tool.js';
 
 /**
@@ -117,8 +117,6 @@ export function mcpHttpHandler(engram: Engram, opts: McpHttpOptions = {}) {
   };
 }
 
-const TOOLS_BY_NAME = new Map(TOOLS.map((t) => [t.name, t]));
-
 /**
  * The hot path: a single `tools/call` request on an initialised session is answered here,
  * with the same handler the SDK would run (callTool: validation, engine call, isError on
@@ -144,7 +142,10 @@ async function fastToolCall(
   const version = req.headers.get('mcp-protocol-version');
   if (!version || !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return undefined;
   if (!(req.headers.get('accept') ?? '').includes('application/json')) return undefined;
-  const tool = typeof msg.params?.name === 'string' ? TOOLS_BY_NAME.get(msg.params.name) : undefined;
+  const tool =
+    typeof msg.params?.name === 'string'
+      ? toolsByName(s.env.engram.config.mcpTools).get(msg.params.name)
+      : undefined;
   if (!tool) return undefined;
   const result = await callTool(tool, s.env, msg.params?.arguments);
   return Response.json({ jsonrpc: '2.0', id: msg.id, result }, { headers: { 'mcp-session-id': sessionId } });

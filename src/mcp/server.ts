@@ -3,7 +3,7 @@ import type { Ctx } from '../engine/memory/deps.js';
 import type { Engram } from '../engram.js';
 import { registerPrompts } from './prompts.js';
 import { installResources } from './resources.js';
-import { TOOLS } from './tools/index.js';
+import { toolsFor } from './tools/index.js';
 import { installTools } from './tools/tool.js';
 
 const INSTRUCTIONS = `engram is long-term memory. Call recall before answering when earlier conversations, \
@@ -24,7 +24,7 @@ export function createMcpServer(engram: Engram, ctx: Ctx): McpServer {
     { instructions: INSTRUCTIONS },
   );
   const env = { engram, ctx };
-  installTools(mcp.server, TOOLS, env);
+  installTools(mcp.server, toolsFor(engram.config.mcpTools), env);
   const stopEvents = installResources(mcp.server, env);
   registerPrompts(mcp, env);
   const previous = mcp.server.onclose;

@@ -28,8 +28,19 @@ describe('engram CLI on the embedded store', () => {
     const keys = JSON.parse(listed.stdout) as { key_id: string; tenant_id: string; api_version: string }[];
     expect(keys).toHaveLength(1);
     expect(keys[0]).toMatchObject({ tenant_id: 't1', api_version: 'v2' });
-    expect((await runCli(['keys', 'revoke', keys[0]!.key_id], env)).code).toBe(0);
-    expect((await runCli(['keys', 'revoke', keys[0]!.key_id], env)).code).toBe(1);
+    // the key id that revoke takes is on stderr, never the secret
+    expect(created.stderr).toContain(`engram keys revoke ${keys[0]!.key_id}`);
+    expect(created.stderr).not.toContain(created.stdout.trim());
+    const revoked = await runCli(['keys', 'revoke', created.stdout.trim()], env);
+    expect(revoked.code).toBe(0);
+    expect(revoked.stderr).toContain(`revoked key ${keys[0]!.key_id}\n`);
+    expect(revoked.stderr).not.toContain(created.stdout.trim().slice(22));
+    const again = await runCli(['keys', 'revoke', keys[0]!.key_id], env);
+    expect(again.code).toBe(1);
+    expect(again.stderr).not.toContain(created.stdout.trim().slice(22));
+    const help = await runCli(['--help'], env);
+    for (const f of ['--json', '--log-level', '--data-dir', '--database-url', 'keys revoke KEY_ID'])
+      expect(help.stdout).toContain(f);
     expect(existsSync(join(dir, 'engram.lock'))).toBe(false);
   });
 

@@ -74,16 +74,14 @@ export async function waitTask(client: Client, taskId: string, timeoutMs = 60_00
   }
 }
 
+/** The default set (ENGRAM_MCP_TOOLS=agent). */
+export const AGENT_TOOL_NAMES = ['remember', 'recall', 'rate', 'get_memories', 'flush_session', 'get_task'];
+/** ENGRAM_MCP_TOOLS=all adds the corrections, deletions and queue inspection. */
 export const TOOL_NAMES = [
-  'remember',
-  'recall',
-  'rate',
-  'get_memories',
-  'flush_session',
+  ...AGENT_TOOL_NAMES,
   'update_episode',
   'delete_memories',
   'delete_episodes',
-  'get_task',
   'get_task_stats',
   'list_tasks',
 ];

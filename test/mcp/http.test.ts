@@ -16,7 +16,7 @@ describe.each(DRIVERS)('MCP over Streamable HTTP [%s]', (driver) => {
   let episodeId: string;
 
   beforeAll(async () => {
-    s = await startTestServer(driver);
+    s = await startTestServer(driver, { ENGRAM_MCP_TOOLS: 'all' });
     keyA = await s.key('tenant-a');
     keyB = await s.key('tenant-b');
     a = await httpClient(s.url, keyA);

@@ -5,7 +5,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, startServe } from '../helpers/cli.js';
 import { createPostgresDatabase, DRIVERS, dropPostgresDatabase } from '../helpers/drivers.js';
 import { multiParty } from '../helpers/messages.js';
-import { call, errorOf, ok, type StdioSession, stdioClient, TOOL_NAMES, text, waitTask } from './helpers.js';
+import {
+  AGENT_TOOL_NAMES,
+  call,
+  errorOf,
+  ok,
+  type StdioSession,
+  stdioClient,
+  text,
+  waitTask,
+} from './helpers.js';
 
 /** `node bin/engram.js mcp`, spawned by a real MCP client (run `npm run build` first). */
 
@@ -44,7 +53,7 @@ describe.each(DRIVERS)('engram mcp over stdio [%s]', (driver) => {
 
   it('speaks only MCP on stdout and lists tools, templates and the prompt', async () => {
     const { tools } = await session.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(TOOL_NAMES);
+    expect(tools.map((t) => t.name)).toEqual(AGENT_TOOL_NAMES);
     const { resourceTemplates } = await session.client.listResourceTemplates();
     expect(resourceTemplates.length).toBeGreaterThanOrEqual(5);
     const { prompts } = await session.client.listPrompts();

@@ -77,7 +77,7 @@ export interface QueueOptions {
   backoffMs?: (attempt: number) => number;
 }
 
-const chainLock = (tx: Sql, tenantId: string, chainKey: string) =>
+export const chainLock = (tx: Sql, tenantId: string, chainKey: string) =>
   tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 7))', [JSON.stringify([tenantId, chainKey])]);
 
 export class TaskQueue {
@@ -92,6 +92,7 @@ export class TaskQueue {
   private polling = false;
   private readonly inflight = new Set<Promise<void>>();
   private readonly waiters = new Map<string, Set<() => void>>();
+  private readonly sweeps: { everyMs: number; run: () => Promise<void>; timer?: NodeJS.Timeout }[] = [];
 
   constructor(
     private readonly db: Db,
@@ -105,6 +106,32 @@ export class TaskQueue {
 
   register(type: string, handler: JobHandler): void {
     this.handlers.set(type, handler);
+  }
+
+  /**
+   * Runs `run` every `everyMs` while this process works the queue: sweeps that find work
+   * nobody asked for (idle sessions) and enqueue it. Every worker may sweep; a sweep must
+   * be safe to run concurrently with itself in other processes.
+   */
+  every(everyMs: number, run: () => Promise<void>): void {
+    const sweep: (typeof this.sweeps)[number] = { everyMs, run };
+    this.sweeps.push(sweep);
+    if (this.started) this.scheduleSweep(sweep);
+  }
+
+  private scheduleSweep(sweep: (typeof this.sweeps)[number]): void {
+    sweep.timer = setTimeout(() => {
+      if (!this.started) return;
+      const p: Promise<void> = sweep
+        .run()
+        .catch((err) => this.log.warn('sweep failed', { err }))
+        .finally(() => {
+          this.inflight.delete(p);
+          if (this.started) this.scheduleSweep(sweep);
+        });
+      this.inflight.add(p);
+    }, sweep.everyMs);
+    sweep.timer.unref();
   }
 
   /** Records a job inside the caller's transaction; it becomes visible when that commits. */
@@ -152,6 +179,7 @@ export class TaskQueue {
       if (rows.length) this.log.info('re-queued interrupted tasks', { count: rows.length });
     }
     this.started = true;
+    for (const sweep of this.sweeps) this.scheduleSweep(sweep);
     this.wake();
   }
 
@@ -160,6 +188,7 @@ export class TaskQueue {
     this.started = false;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+    for (const sweep of this.sweeps) clearTimeout(sweep.timer);
     await Promise.allSettled([...this.inflight]);
   }
 

@@ -1,7 +1,8 @@
+import type { Sql } from '../../core/db.js';
 import { newId } from '../../core/ids.js';
-import type { TaskRow } from '../jobs/queue.js';
+import type { TaskQueue, TaskRow } from '../jobs/queue.js';
 import { cutSegments } from './boundary.js';
-import type { Ctx, MemoryDeps, Scope } from './deps.js';
+import { type Ctx, type MemoryDeps, type Scope, sessionChain } from './deps.js';
 import { extractSegment } from './extract.js';
 import { sessionMessages, toSegmentMessage } from './messages.js';
 
@@ -13,8 +14,34 @@ import { sessionMessages, toSegmentMessage } from './messages.js';
  * Each step is idempotent, so a job interrupted anywhere is simply run again.
  */
 export interface ProcessResult {
+  /** Segments cut by this run. */
   segments: number;
+  /** Segments extracted into memory by this run. */
   extracted: number;
+  /** Messages of the session still buffered after this run, waiting for a boundary. */
+  buffered?: number;
+}
+
+/** Records the session's next `memory.process` job in the caller's transaction. */
+export function enqueueProcess(
+  queue: TaskQueue,
+  tx: Sql,
+  tenantId: string,
+  scope: Scope,
+  sessionId: string,
+  payload: Record<string, unknown>,
+) {
+  return queue.enqueue(tx, {
+    tenantId,
+    type: 'memory.process',
+    appId: scope.appId,
+    projectId: scope.projectId,
+    sessionId,
+    chainKey: sessionChain(scope, sessionId),
+    object: 'session',
+    objectId: sessionId,
+    payload,
+  });
 }
 
 export async function processSession(deps: MemoryDeps, task: TaskRow): Promise<ProcessResult> {
@@ -32,7 +59,7 @@ export async function processSession(deps: MemoryDeps, task: TaskRow): Promise<P
 
   const buffered = await sessionMessages(deps.db, ctx.tenantId, scope, sessionId, 'buffered');
   const firstNew = buffered.findIndex((m) => m.task_id === task.id);
-  const { segments } = await cutSegments(
+  const { segments, tail } = await cutSegments(
     buffered.map(toSegmentMessage),
     deps.rules,
     (buf, next) => deps.extractor.isTopicShift(buf, next),
@@ -57,5 +84,5 @@ export async function processSession(deps: MemoryDeps, task: TaskRow): Promise<P
   );
   let extracted = 0;
   for (const { segment_id } of open) if (await extractSegment(deps, ctx, scope, segment_id)) extracted++;
-  return { segments: segments.length, extracted };
+  return { segments: segments.length, extracted, buffered: tail.length };
 }

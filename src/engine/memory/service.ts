@@ -12,13 +12,13 @@ import type {
   UpdateData,
   UpdateInput,
 } from '../../contract/memory-write.js';
-import type { Sql } from '../../core/db.js';
 import { EngramError } from '../../core/errors.js';
 import { deleteByScope, deleteEpisodesByIds } from './delete.js';
-import { type Ctx, type MemoryDeps, type Scope, sessionChain } from './deps.js';
+import type { Ctx, MemoryDeps, Scope } from './deps.js';
 import { storeFeedback } from './feedback.js';
+import { sweepIdleSessions } from './idle.js';
 import { insertMessages } from './messages.js';
-import { type ProcessResult, processSession } from './process.js';
+import { enqueueProcess, type ProcessResult, processSession } from './process.js';
 import { getMemories } from './read.js';
 import { consolidateSkills } from './skills.js';
 import { refreshEpisode, updateEpisode } from './update.js';
@@ -29,18 +29,38 @@ import { refreshEpisode, updateEpisode } from './update.js';
  * (synchronous add and flush) or in the background (async add).
  */
 export class MemoryService {
-  constructor(private readonly deps: MemoryDeps) {
+  /**
+   * @param idleMs buffered messages of a session that received nothing new for this long
+   *   are extracted by the workers (0: only boundaries and flushes extract).
+   */
+  constructor(
+    private readonly deps: MemoryDeps,
+    idleMs = 0,
+  ) {
     deps.queue.register('memory.process', (t) => processSession(deps, t));
     deps.queue.register('memory.skill', (t) => consolidateSkills(deps, t));
     deps.queue.register('memory.refresh', (t) => refreshEpisode(deps, t));
+    if (idleMs > 0)
+      deps.queue.every(Math.min(60_000, Math.max(250, idleMs / 4)), async () => {
+        await sweepIdleSessions(deps, idleMs);
+      });
   }
 
-  async add(ctx: Ctx, input: AddInput): Promise<{ httpStatus: 200 | 202; data: AddData }> {
+  /**
+   * @param opts.extractNow extract the session's buffer after these messages without
+   *   waiting for a boundary (a self-contained note).
+   */
+  async add(
+    ctx: Ctx,
+    input: AddInput,
+    opts: { extractNow?: boolean } = {},
+  ): Promise<{ httpStatus: 200 | 202; data: AddData }> {
     const scope: Scope = { appId: input.app_id, projectId: input.project_id };
     const { task, messageIds } = await this.deps.db.transaction(async (tx) => {
-      const task = await this.enqueueProcess(tx, ctx, scope, input.session_id, {
+      const task = await enqueueProcess(this.deps.queue, tx, ctx.tenantId, scope, input.session_id, {
         message_count: input.messages.length,
         async: input.async_mode,
+        ...(opts.extractNow ? { flush: true } : {}),
       });
       const messageIds = await insertMessages(
         tx,
@@ -80,7 +100,7 @@ export class MemoryService {
   async flush(ctx: Ctx, input: FlushInput): Promise<FlushData> {
     const scope: Scope = { appId: input.app_id, projectId: input.project_id };
     const task = await this.deps.db.transaction((tx) =>
-      this.enqueueProcess(tx, ctx, scope, input.session_id, { flush: true }),
+      enqueueProcess(this.deps.queue, tx, ctx.tenantId, scope, input.session_id, { flush: true }),
     );
     const row = await this.deps.queue.runOrWait(ctx.tenantId, task.id, this.deps.syncWaitMs);
     if (row?.status === 'failed')
@@ -93,27 +113,6 @@ export class MemoryService {
       );
     const result = row?.status === 'success' ? (row.result as ProcessResult) : undefined;
     return { status: result && result.extracted > 0 ? 'extracted' : 'no_extraction' };
-  }
-
-  /** The session's next `memory.process` job (see process.ts). */
-  private enqueueProcess(
-    tx: Sql,
-    ctx: Ctx,
-    scope: Scope,
-    sessionId: string,
-    payload: Record<string, unknown>,
-  ) {
-    return this.deps.queue.enqueue(tx, {
-      tenantId: ctx.tenantId,
-      type: 'memory.process',
-      appId: scope.appId,
-      projectId: scope.projectId,
-      sessionId,
-      chainKey: sessionChain(scope, sessionId),
-      object: 'session',
-      objectId: sessionId,
-      payload,
-    });
   }
 
   get(ctx: Ctx, input: GetInput): Promise<GetData> {

@@ -5,17 +5,26 @@ import { remember } from './remember.js';
 import { getTask, getTaskStats, listTasks } from './tasks.js';
 import type { AnyTool } from './tool.js';
 
-/** Every MCP tool, in the order tools/list shows them (the friendly three first). */
-export const TOOLS: AnyTool[] = [
-  remember,
-  recall,
-  rate,
-  getMemories,
-  flushSession,
+/** What an agent needs day to day, in the order tools/list shows them (the friendly three first). */
+export const AGENT_TOOLS: AnyTool[] = [remember, recall, rate, getMemories, flushSession, getTask];
+
+/** Corrections, deletions and queue inspection: listed only with ENGRAM_MCP_TOOLS=all. */
+export const ADMIN_TOOLS: AnyTool[] = [
   updateEpisode,
   deleteMemories,
   deleteEpisodes,
-  getTask,
   getTaskStats,
   listTasks,
 ];
+
+export type ToolSet = 'agent' | 'all';
+
+const SETS: Record<ToolSet, AnyTool[]> = { agent: AGENT_TOOLS, all: [...AGENT_TOOLS, ...ADMIN_TOOLS] };
+const BY_NAME: Record<ToolSet, Map<string, AnyTool>> = {
+  agent: new Map(SETS.agent.map((t) => [t.name, t])),
+  all: new Map(SETS.all.map((t) => [t.name, t])),
+};
+
+/** The tools one MCP server offers. */
+export const toolsFor = (set: ToolSet): AnyTool[] => SETS[set];
+export const toolsByName = (set: ToolSet): Map<string, AnyTool> => BY_NAME[set];

@@ -36,12 +36,21 @@ export const flushSession = defineTool({
   title: 'Flush session',
   description:
     'Extract memory now from the messages of a session that are still waiting for an ' +
-    'extraction boundary (for example at the end of a conversation). Waits for the extraction; ' +
-    'answers "extracted" or "no_extraction" when nothing was pending.',
+    'extraction boundary (for example at the end of a conversation). Waits for the extraction ' +
+    'and says whether anything was extracted (status "extracted" or "no_extraction").',
   input: FlushInput,
   output: FlushData,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  run: async ({ engram, ctx }, input) => ({ data: await engram.memory.flush(ctx, input) }),
+  run: async ({ engram, ctx }, input) => {
+    const data = await engram.memory.flush(ctx, input);
+    return {
+      data,
+      text:
+        data.status === 'extracted'
+          ? `Extracted the waiting messages of session ${input.session_id} into memory; get_memories and recall show it now.`
+          : `Nothing was waiting in session ${input.session_id}: every stored message was already extracted (or the session is empty).`,
+    };
+  },
 });
 
 export const updateEpisode = defineTool({

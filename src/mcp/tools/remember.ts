@@ -93,20 +93,28 @@ export const remember = defineTool({
     'Store something in long-term memory. Pass the new turns of a conversation as messages ' +
     '(sender_id, role user|assistant|tool, content, timestamp in Unix ms) with a session_id, or a ' +
     'plain note with the user_id (or agent_id) it is about. Returns at once: the messages are ' +
-    'stored durably and memory (episodes, profile, agent cases) is extracted in the background ' +
-    '(follow task_id with get_task). Stored messages are already found by recall.',
+    'stored durably and found by recall right away. A note is extracted into memory (episodes, ' +
+    'profile) in the background at once; conversation turns are extracted when the conversation ' +
+    'reaches a boundary (a topic shift, a long gap, a day change, the session going idle, or ' +
+    'flush_session). get_task with the task_id says what was extracted and what is still buffered.',
   input: RememberInput,
   output: AddData,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   run: async ({ engram, ctx }, input) => {
     const add = toAddInput(input);
-    const { data } = await engram.memory.add(ctx, add);
+    const note = input.note != null;
+    const { data } = await engram.memory.add(ctx, add, { extractNow: note });
     const n = data.message_count;
+    const task = data.task_id ? ` (task ${data.task_id})` : '';
     return {
       data,
       text:
-        `Stored ${n} message${n === 1 ? '' : 's'} in session ${add.session_id}; ` +
-        `memory extraction is ${data.status}${data.task_id ? ` as task ${data.task_id}` : ''}.`,
+        `Stored ${n} message${n === 1 ? '' : 's'} in session ${add.session_id}; recall finds ` +
+        `${n === 1 ? 'it' : 'them'} already. ` +
+        (note
+          ? `The note is being extracted into memory now${task}.`
+          : `Memory is extracted in the background when the conversation reaches a boundary or goes idle${task}; ` +
+            'flush_session extracts it at once.'),
     };
   },
 });

@@ -6,6 +6,7 @@ import {
   TaskStatsData,
   TaskStatsQuery,
 } from '../../contract/tasks.js';
+import { renderTask } from '../render-task.js';
 import { defineTool } from './tool.js';
 
 /** Background task status, statistics and listing (the v2 tasks operations). */
@@ -17,15 +18,16 @@ export const getTask = defineTool({
   title: 'Get task',
   description:
     'Status of a background task by task_id (as returned by remember): queued, pending, ' +
-    'processing, success or failed (with the error). Poll it to know when remembered messages ' +
-    'have been processed into memory.',
+    'processing, success or failed (with the error). Once it succeeded, the text says how many ' +
+    'segments were extracted into memory and how many messages of the session are still ' +
+    'buffered, waiting for an extraction boundary (flush_session extracts them at once).',
   input: TaskIdInput,
   output: TaskItem,
   errorRoot: 'path',
   annotations: READ_ONLY,
   run: async ({ engram, ctx }, input) => {
-    const data = await engram.tasks.get(ctx.tenantId, input.task_id);
-    return { data, text: `task ${data.id}: ${data.status}${data.error ? ` (${data.error})` : ''}` };
+    const detail = await engram.tasks.detail(ctx.tenantId, input.task_id);
+    return { data: detail.item, text: renderTask(detail, engram.config.idleExtractMinutes) };
   },
 });
 

@@ -91,7 +91,7 @@ export async function callTool(tool: AnyTool, env: ToolEnv, args: unknown): Prom
 
 /** Serves tools/list and tools/call for these tools on a low-level MCP server. */
 export function installTools(server: Server, tools: AnyTool[], env: ToolEnv): void {
-  const byName = new Map(tools.map((t) => [t.name, t]));
+  const byName = new Map(tools.map((t) => [t.name, t] as const));
   server.registerCapabilities({ tools: { listChanged: false } });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map(listing) }));
   server.setRequestHandler(CallToolRequestSchema, async (req) => {
