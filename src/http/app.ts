@@ -8,6 +8,7 @@ import type { Engram } from '../engram.js';
 import { mcpHttpHandler } from '../mcp/http.js';
 import { bearerAuth } from './auth.js';
 import { sendError } from './errors.js';
+import { openApiDocument } from './openapi.js';
 import { registerRoutes } from './routes/index.js';
 
 export type HttpEnv = { Variables: { requestId: string; principal: Principal } };
@@ -51,6 +52,10 @@ export function createHttpApp(engram: Engram, opts: HttpOptions, log: Logger): H
       return c.json({ status: 'unavailable', driver: engram.db.driver, version: engram.version }, 503);
     }
   });
+
+  // Public: the API's description, derived from the routes mounted below (built on first use).
+  let openapi: object | undefined;
+  app.get('/openapi.json', (c) => c.json((openapi ??= openApiDocument(app, engram.version))));
 
   app.use(
     '*',
