@@ -55,7 +55,10 @@ export function createHttpApp(engram: Engram, opts: HttpOptions, log: Logger): H
 
   // Public: the API's description, derived from the routes mounted below (built on first use).
   let openapi: object | undefined;
-  app.get('/openapi.json', (c) => c.json((openapi ??= openApiDocument(app, engram.version))));
+  app.get('/openapi.json', (c) => {
+    openapi ??= openApiDocument(app, engram.version);
+    return c.json(openapi);
+  });
 
   app.use(
     '*',
