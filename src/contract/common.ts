@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ITEM_ID_RE, MEMORY_ID_RE } from '../core/ids.js';
+import { UnixMs } from './time.js';
 
 /**
  * Shapes shared by several operations. Field names, defaults and limits follow the
@@ -93,14 +94,10 @@ export const Message = z
     sender_id: z.string().min(1).max(128).describe('Who produced the message: the user id or the agent id.'),
     sender_name: z.string().max(256).nullish().describe('Display name of the sender.'),
     role: z.enum(['user', 'assistant', 'tool']).describe('user, assistant, or tool (a tool result).'),
-    timestamp: z
-      .number()
-      .int()
-      .min(
-        MIN_TIMESTAMP_MS,
-        'must be Unix time in milliseconds (>= 1000000000000); seconds are never rescaled',
-      )
-      .describe('When the message was sent, in Unix milliseconds (for example 1767225600000).'),
+    timestamp: UnixMs(
+      MIN_TIMESTAMP_MS,
+      'must be Unix time in milliseconds (>= 1000000000000); seconds are never rescaled',
+    ).describe('When the message was sent, in Unix milliseconds (for example 1767225600000).'),
     content: z
       .union([z.string(), z.array(ContentItem).min(1)])
       .describe('The message text, or content items (text, image, doc, ...).'),

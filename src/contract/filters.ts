@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Instant } from './time.js';
 
 /**
  * The filter DSL of get and search: a node holds field conditions and nested `AND` / `OR`
@@ -8,24 +9,27 @@ import { z } from 'zod';
  * Fields: session_id, sender_id, timestamp (Unix ms or ISO 8601).
  */
 const Scalar = z.union([z.string().min(1).max(256), z.number()]);
-const Operators = z
-  .object({
-    eq: Scalar,
-    ne: Scalar,
-    gt: Scalar,
-    gte: Scalar,
-    lt: Scalar,
-    lte: Scalar,
-    in: z.array(Scalar).min(1).max(100),
-  })
-  .partial()
-  .strict()
-  .refine(
-    (o) => Object.keys(o).length > 0,
-    'an operator object needs at least one of eq, ne, gt, gte, lt, lte, in',
-  );
-export const Condition = z.union([Scalar, Operators]);
+const operators = <V extends z.ZodType>(value: V) =>
+  z
+    .object({
+      eq: value,
+      ne: value,
+      gt: value,
+      gte: value,
+      lt: value,
+      lte: value,
+      in: z.array(value).min(1).max(100),
+    })
+    .partial()
+    .strict()
+    .refine(
+      (o) => Object.keys(o).length > 0,
+      'an operator object needs at least one of eq, ne, gt, gte, lt, lte, in',
+    );
+export const Condition = z.union([Scalar, operators(Scalar)]);
 export type Condition = z.infer<typeof Condition>;
+/** A condition on `timestamp`: every value a range-checked instant. */
+export const TimeCondition = z.union([Instant, operators(Instant)]);
 
 export const FILTER_FIELDS = ['session_id', 'sender_id', 'timestamp'] as const;
 export type FilterField = (typeof FILTER_FIELDS)[number];
@@ -45,7 +49,7 @@ export const FilterNode: z.ZodType<FilterNode> = z.lazy(() =>
       OR: z.array(FilterNode).max(50).nullish(),
       session_id: Condition.optional(),
       sender_id: Condition.optional(),
-      timestamp: Condition.optional().describe(
+      timestamp: TimeCondition.optional().describe(
         'Time condition in Unix ms or ISO 8601, e.g. {"gte": 1767225600000, "lt": "2026-02-01T00:00:00Z"}.',
       ),
     })

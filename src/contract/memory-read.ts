@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { checkOwner, MemoryType, scope } from './common.js';
-import { Condition, FilterNode } from './filters.js';
+import { Condition, FilterNode, TimeCondition } from './filters.js';
 import { AgentCaseItem, AgentSkillItem, EpisodeItem, ProfileItem } from './records.js';
 
 /**
@@ -23,7 +23,7 @@ export const GetInput = z
       'Only memories of this session (a value or an operator object).',
     ),
     sender_id: Condition.optional().describe('Only memories involving this sender.'),
-    timestamp: Condition.optional().describe(
+    timestamp: TimeCondition.optional().describe(
       'Time condition in Unix ms or ISO 8601, e.g. {"gte": 1767225600000, "lt": "2026-02-01T00:00:00Z"}.',
     ),
   })

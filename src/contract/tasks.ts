@@ -1,10 +1,8 @@
 import { z } from 'zod';
 import { TaskItem } from './records.js';
+import { IsoInstant } from './time.js';
 
-const isoInput = z
-  .string()
-  .refine((s) => !Number.isNaN(Date.parse(s)), 'must be an ISO 8601 date-time')
-  .optional();
+const isoInput = IsoInstant.optional();
 
 /** GET /api/v2/tasks/stats?start=&end= : counts per status over a clamped window. */
 export const TaskStatsQuery = z.object({ start: isoInput, end: isoInput });

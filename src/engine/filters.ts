@@ -1,4 +1,5 @@
 import type { Condition, FilterField, FilterNode } from '../contract/filters.js';
+import { instantMs } from '../contract/time.js';
 import { EngramError } from '../core/errors.js';
 
 /**
@@ -70,19 +71,13 @@ function compileCondition(
   return out.length === 1 ? out[0]! : `(${out.join(' AND ')})`;
 }
 
-/** Timestamps compare as Unix ms; ISO 8601 strings are accepted too. */
+/** Timestamps compare as Unix ms; ISO 8601 strings are accepted too (range-checked). */
 function toMillis(v: unknown, param: string): number {
-  if (typeof v === 'number' && Number.isFinite(v)) return Math.trunc(v);
-  if (typeof v === 'string') {
-    if (/^\d+$/.test(v)) return Number(v);
-    const t = Date.parse(v);
-    if (!Number.isNaN(t)) return t;
-  }
+  const ms = instantMs(v);
+  if (ms !== undefined) return ms;
   throw new EngramError(
     'InvalidParameter',
-    `${param}: timestamp must be Unix milliseconds or an ISO 8601 date-time`,
-    {
-      param,
-    },
+    `${param}: timestamp must be Unix milliseconds or an ISO 8601 date-time between years 1 and 9999`,
+    { param },
   );
 }

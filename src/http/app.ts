@@ -6,6 +6,7 @@ import type { Logger } from '../core/log.js';
 import type { Principal } from '../engine/keys.js';
 import type { Engram } from '../engram.js';
 import { mcpHttpHandler } from '../mcp/http.js';
+import { allowedMethods } from './allowed-methods.js';
 import { bearerAuth } from './auth.js';
 import { sendError } from './errors.js';
 import { openApiDocument } from './openapi.js';
@@ -83,9 +84,20 @@ export function createHttpApp(engram: Engram, opts: HttpOptions, log: Logger): H
   app.all('/mcp', mcpHttpHandler(engram));
   registerRoutes(app, engram);
 
-  app.notFound((c) =>
-    sendError(c, new EngramError('NotFound', `no route for ${c.req.method} ${c.req.path}`)),
-  );
+  const methodsFor = allowedMethods(app);
+  app.notFound((c) => {
+    const allow = methodsFor(c.req.path);
+    if (allow.length === 0)
+      return sendError(c, new EngramError('NotFound', `no route for ${c.req.method} ${c.req.path}`));
+    c.header('Allow', allow.join(', '));
+    return sendError(
+      c,
+      new EngramError(
+        'MethodNotAllowed',
+        `${c.req.method} is not allowed on ${c.req.path}: use ${allow.join(', ')}`,
+      ),
+    );
+  });
 
   app.onError((err, c) => {
     const e = toEngramError(err);

@@ -22,6 +22,7 @@ export function bearerAuth(opts: AuthOptions): MiddlewareHandler {
     const header = c.req.header('authorization') ?? '';
     const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!m) {
+      await drainBody(c.req.raw);
       c.header('WWW-Authenticate', 'Bearer');
       throw new EngramError('Unauthorized', 'missing bearer API key: send Authorization: Bearer <key>');
     }
@@ -31,6 +32,7 @@ export function bearerAuth(opts: AuthOptions): MiddlewareHandler {
       const found = await opts.keys.verify(presented);
       if (!found) {
         cache.delete(presented);
+        await drainBody(c.req.raw);
         c.header('WWW-Authenticate', 'Bearer error="invalid_token"');
         throw new EngramError('Unauthorized', 'invalid or revoked API key');
       }
@@ -40,15 +42,32 @@ export function bearerAuth(opts: AuthOptions): MiddlewareHandler {
     }
     const p = principal.principal;
     const pathVersion = /^\/api\/(v[12])\//.exec(c.req.path)?.[1];
-    if (pathVersion && pathVersion !== p.apiVersion)
+    if (pathVersion && pathVersion !== p.apiVersion) {
+      await drainBody(c.req.raw);
       throw new EngramError(
         'Forbidden',
         `this key is for the ${p.apiVersion} API and cannot call ${pathVersion} routes`,
       );
+    }
     const wait = limiter.take(p.keyId);
     if (wait > 0)
       throw new EngramError('RateLimited', 'rate limit exceeded for this API key', { retryAfter: wait });
     c.set('principal', p);
     await next();
   };
+}
+
+/**
+ * Reads (and discards) the request body before a refusal, up to the body limit the
+ * request stream already enforces: answering while the client is still sending makes
+ * Node close the connection, and the client sees a socket error instead of the answer.
+ */
+export async function drainBody(req: Request): Promise<void> {
+  if (!req.body || req.bodyUsed) return;
+  try {
+    const reader = req.body.getReader();
+    while (!(await reader.read()).done) {}
+  } catch {
+    // over the body limit or the client went away: nothing more to read
+  }
 }

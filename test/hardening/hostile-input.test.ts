@@ -1,0 +1,146 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findOperation } from '../../src/http/routes/operation.js';
+import { DRIVERS } from '../helpers/drivers.js';
+import { startTestServer, type TestServer } from '../helpers/engram.js';
+
+/** JSON text nested `depth` objects deep (JSON.stringify itself would overflow the stack). */
+const nested = (depth: number): string => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+const nestedFilter = (depth: number): unknown => {
+  let v: unknown = { session_id: 's' };
+  for (let i = 0; i < depth; i++) v = { AND: [v] };
+  return v;
+};
+const msg = (timestamp: unknown) => ({
+  sender_id: 'u1',
+  role: 'user',
+  timestamp,
+  content: 'I moved to Lyon',
+});
+
+describe.each(DRIVERS)('hostile input gets 4xx in the envelope, never 5xx [%s]', (driver) => {
+  let s: TestServer;
+  let key: string;
+  let postRoutes: string[];
+  beforeAll(async () => {
+    s = await startTestServer(driver, { ENGRAM_RATE_LIMIT_RPS: '10000', ENGRAM_RATE_LIMIT_BURST: '10000' });
+    key = await s.key('hostile');
+    const doc = (await s.call('GET', '/openapi.json')).body as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    postRoutes = Object.entries(doc.paths)
+      .filter(([, ops]) => 'post' in ops)
+      .map(([p]) => p)
+      .filter((p) => findOperation('post', p)?.body);
+    expect(postRoutes.length).toBeGreaterThan(3);
+  });
+  afterAll(() => s.close());
+
+  it('refuses a body nested 5,000 deep on every POST route with 422', async () => {
+    const body = nested(5000);
+    for (const path of postRoutes) {
+      const r = await s.call('POST', path, { key, body });
+      expect(r.status, path).toBe(422);
+      expect(r.body.code, path).toBe('InvalidParameter');
+    }
+  });
+
+  it('refuses a filter nested 1,000 deep on get and search with 422', async () => {
+    const get = await s.call('POST', '/api/v2/memory/get', {
+      key,
+      body: { memory_type: 'episode', user_id: 'u1', filters: nestedFilter(1000) },
+    });
+    expect(get.status).toBe(422);
+    const search = await s.call('POST', '/api/v2/memory/search', {
+      key,
+      body: { query: 'x', user_id: 'u1', filters: nestedFilter(1000) },
+    });
+    expect(search.status).toBe(422);
+  });
+
+  it('answers a NUL in a path id with 422, not a database error', async () => {
+    const r = await s.call('GET', '/api/v2/tasks/%00', { key });
+    expect(r.status).toBe(422);
+    expect(r.body.error.code).toBe('InvalidParameter');
+  });
+
+  it('refuses timestamp filter values that are not representable dates', async () => {
+    for (const timestamp of [
+      { gte: 1e300 },
+      { lt: '99999999999999999999' },
+      '+275760-09-13T00:00:00.000Z',
+      { in: [-1e20] },
+    ]) {
+      const r = await s.call('POST', '/api/v2/memory/get', {
+        key,
+        body: { memory_type: 'episode', user_id: 'u1', timestamp },
+      });
+      expect(r.status, JSON.stringify(timestamp)).toBe(422);
+      const f = await s.call('POST', '/api/v2/memory/search', {
+        key,
+        body: { query: 'x', user_id: 'u1', filters: { timestamp } },
+      });
+      expect(f.status, JSON.stringify(timestamp)).toBe(422);
+    }
+    const ok = await s.call('POST', '/api/v2/memory/get', {
+      key,
+      body: {
+        memory_type: 'episode',
+        user_id: 'u1',
+        timestamp: { gte: 1767225600000, lt: '2030-01-01T00:00:00Z' },
+      },
+    });
+    expect(ok.status).toBe(200);
+  });
+
+  it('refuses task windows outside the representable range', async () => {
+    for (const q of [
+      'start=%2B275760-09-13T00:00:00.000Z',
+      'end=-271821-04-20T00:00:00Z',
+      'start=0000-01-01T00:00:00Z',
+      'start=tomorrow',
+    ]) {
+      for (const path of ['/api/v2/tasks', '/api/v2/tasks/stats']) {
+        const r = await s.call('GET', `${path}?${q}`, { key });
+        expect(r.status, `${path}?${q}`).toBe(422);
+      }
+    }
+    const ok = await s.call('GET', '/api/v2/tasks/stats?start=2026-01-01T00:00:00Z', { key });
+    expect(ok.status).toBe(200);
+  });
+
+  it('refuses a message timestamp past the date range and stores nothing', async () => {
+    const r = await s.call('POST', '/api/v2/memory/add', {
+      key,
+      body: { session_id: 'far', messages: [msg(9_000_000_000_000_000)] },
+    });
+    expect(r.status).toBe(422);
+    expect(r.body.param ?? r.body.detail[0].loc.join('.')).toContain('timestamp');
+    const rows = await s.engram.db.query<{ n: number }>('SELECT count(*)::int AS n FROM messages');
+    expect(Number(rows[0]!.n)).toBe(0);
+  });
+
+  it('answers a wrong method on a route with 405 and Allow', async () => {
+    const r = await s.call('GET', '/api/v2/memory/add', { key });
+    expect(r.status).toBe(405);
+    expect(r.headers.get('allow')).toBe('POST');
+    expect(r.body.code).toBe('MethodNotAllowed');
+    const t = await s.call('DELETE', '/api/v2/tasks/abc', { key });
+    expect(t.status).toBe(405);
+    expect(t.headers.get('allow')).toBe('GET, HEAD');
+    expect((await s.call('GET', '/api/v2/no-such-route', { key })).status).toBe(404);
+  });
+
+  it('reads a large body before answering 401 or 403, so the connection stays usable', async () => {
+    const body = JSON.stringify({ session_id: 's', pad: 'x'.repeat(300_000) });
+    const v1 = await s.key('hostile', 'v1');
+    for (let i = 0; i < 10; i++) {
+      const bad = await s.call('POST', '/api/v2/memory/add', {
+        body,
+        headers: { authorization: 'Bearer egm_0000000000000000_' + 'a'.repeat(43) },
+      });
+      expect(bad.status).toBe(401);
+      const wrong = await s.call('POST', '/api/v2/memory/add', { key: v1, body });
+      expect(wrong.status).toBe(403);
+    }
+  });
+});
