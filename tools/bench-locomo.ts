@@ -1,8 +1,12 @@
 /**
  * LoCoMo evidence-recall benchmark for engram search (not shipped).
  *
- *   npm run bench:locomo -- --data ../shared/data/locomo10.json [--limit N]
- *        [--methods keyword,vector,hybrid,agentic] [--top-k 30] [--json]
+ *   npm run bench:locomo -- --data ../shared/data/locomo10.json [--split test|dev|all]
+ *        [--limit N] [--methods keyword,vector,hybrid,agentic] [--top-k 30] [--json]
+ *
+ * Split (fixed, by index in the file): conversations 0-2 are the development split (the
+ * only ones to look at or tune on), conversations 3-9 the test split. Figures are reported
+ * for the test split unless `--split dev` (for tuning) or `--split all` is given.
  *
  * Each conversation is ingested through the real add + flush path of an embedded engram
  * (offline extractor and offline embedder; a fresh data dir under the OS temp dir): one
@@ -34,6 +38,7 @@ import { openEngram } from '../src/engram.js';
 const { values: args } = parseArgs({
   options: {
     data: { type: 'string' },
+    split: { type: 'string', default: 'test' },
     limit: { type: 'string' },
     methods: { type: 'string', default: 'keyword,vector,hybrid,agentic' },
     'top-k': { type: 'string', default: '30' },
@@ -44,6 +49,16 @@ if (!args.data) {
   console.error(
     'usage: npm run bench:locomo -- --data <locomo10.json> [--limit N] [--methods a,b] [--top-k K]',
   );
+  process.exit(2);
+}
+/** Conversation indices of each split (see docs/search.md). */
+export const SPLITS: Record<string, readonly number[]> = {
+  dev: [0, 1, 2],
+  test: [3, 4, 5, 6, 7, 8, 9],
+  all: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+};
+if (!SPLITS[args.split!]) {
+  console.error(`--split must be one of ${Object.keys(SPLITS).join(', ')}`);
   process.exit(2);
 }
 const BUDGETS = [300, 1000, 2000] as const;
@@ -130,10 +145,11 @@ function recallAt(units: { text: string; covers: string[] }[], evidence: string[
 }
 
 async function main() {
-  const samples = (JSON.parse(readFileSync(resolve(args.data!), 'utf8')) as Sample[]).slice(
-    0,
-    args.limit ? Number(args.limit) : undefined,
-  );
+  const all = JSON.parse(readFileSync(resolve(args.data!), 'utf8')) as Sample[];
+  const samples = SPLITS[args.split!]!.map((i) => all[i])
+    .filter((s): s is Sample => s !== undefined)
+    .slice(0, args.limit ? Number(args.limit) : undefined);
+  console.error(`split ${args.split}: ${samples.map((s) => s.sample_id).join(', ')}`);
   const dir = mkdtempSync(join(tmpdir(), 'engram-bench-'));
   const config = loadConfig({ ENGRAM_DATA_DIR: dir, ENGRAM_LOG_LEVEL: 'warn', ENGRAM_WORKERS: 'false' });
   const log = createLogger('warn');
@@ -235,7 +251,8 @@ function report(tally: Tally, latencies: Map<string, number[]>, ingestMs: number
   const fmt = (x: number) => x.toFixed(3);
   const cats = ['all', '1', '2', '3', '4'];
   const name = (c: string) => (c === 'all' ? 'overall' : `${c} ${CATEGORIES[Number(c)]}`);
-  const lines = [`| method | category | n | ${BUDGETS.map((b) => `R@${b}`).join(' | ')} | Δ vs baseline |`];
+  const lines = [`split: ${args.split} (${SPLITS[args.split!]!.join(', ')}), top_k ${topK}`, ''];
+  lines.push(`| method | category | n | ${BUDGETS.map((b) => `R@${b}`).join(' | ')} | Δ vs baseline |`);
   lines.push(`|---|---|---|${BUDGETS.map(() => '---').join('|')}|---|`);
   for (const m of ['baseline', ...methods])
     for (const c of cats) {

@@ -83,7 +83,7 @@ export interface ExtractedEpisode {
   summary: string;
   /** Third-person narrative of the exchange, with names and dates (<= 8000 chars). */
   episode: string;
-  /** Atomic, self-contained statements ("Caroline went to an LGBTQ support group on 7 May 2023"). */
+  /** Atomic, self-contained statements ("Rosa ran her first half marathon in Lyon on 3 March 2024"). */
   facts: ExtractedFact[];
 }
 

@@ -203,23 +203,23 @@ describe('LlmExtractor', () => {
   it('maps line numbers to message ids and keeps only humans and tool-using agents', async () => {
     seq = 0;
     const segment = [
-      msg('u_caroline', 'Caroline', 'user', 'I went to an LGBTQ support group yesterday.'),
+      msg('u_rosa', 'Rosa', 'user', 'I went to a chess club yesterday.'),
       msg('bot', 'Helper', 'assistant', 'That sounds meaningful!', { minutes: 1 }),
-      msg('u_caroline', 'Caroline', 'user', 'I want to be a counselor.', { minutes: 2 }),
+      msg('u_rosa', 'Rosa', 'user', 'I want to be a pilot.', { minutes: 2 }),
     ];
     fake.script('chat', {
       content: JSON.stringify({
-        subject: 'Support group',
-        summary: 'Caroline talks about her support group.',
-        episode: 'On 8 May 2023 Caroline told Helper she went to an LGBTQ support group on 7 May 2023.',
+        subject: 'Chess club',
+        summary: 'Rosa talks about her chess club.',
+        episode: 'On 8 May 2023 Rosa told Helper she went to a chess club on 7 May 2023.',
         facts: [
-          { content: 'Caroline went to an LGBTQ support group on 7 May 2023.', sources: [1, 99, '3', 0] },
-          { content: 'Caroline wants to become a counselor.', sources: [] },
+          { content: 'Rosa went to a chess club on 7 May 2023.', sources: [1, 99, '3', 0] },
+          { content: 'Rosa wants to become a pilot.', sources: [] },
         ],
         profiles: [
           {
-            user_id: 'u_caroline',
-            explicit_info: [{ category: 'Plan', description: 'Wants to be a counselor', sources: [3] }],
+            user_id: 'u_rosa',
+            explicit_info: [{ category: 'Plan', description: 'Wants to be a pilot', sources: [3] }],
             implicit_traits: [{ trait: 'Open', description: 'Shares personal experiences', sources: [] }],
           },
           { user_id: 'bot', explicit_info: [{ category: 'x', description: 'not a human', sources: [2] }] },
@@ -228,21 +228,19 @@ describe('LlmExtractor', () => {
         cases: [{ agent_id: 'bot', task_intent: 'chat', approach: 'replied', quality_score: 2 }],
       }),
     });
-    const out = await new LlmExtractor(llm()).extract(segment, { humans: ['u_caroline'], agents: ['bot'] });
-    expect(lastUserPrompt()).toContain(
-      '[1] 2023-05-08 13:56 Caroline (user): I went to an LGBTQ support group yesterday.',
-    );
+    const out = await new LlmExtractor(llm()).extract(segment, { humans: ['u_rosa'], agents: ['bot'] });
+    expect(lastUserPrompt()).toContain('[1] 2023-05-08 13:56 Rosa (user): I went to a chess club yesterday.');
     expect(lastUserPrompt()).toContain('Monday 8 May 2023');
-    expect(out.episode.subject).toBe('Support group');
+    expect(out.episode.subject).toBe('Chess club');
     expect(out.episode.facts).toEqual([
-      { content: 'Caroline went to an LGBTQ support group on 7 May 2023.', message_ids: ['m1', 'm3'] },
+      { content: 'Rosa went to a chess club on 7 May 2023.', message_ids: ['m1', 'm3'] },
       // No usable sources: the fact rests on the whole segment.
-      { content: 'Caroline wants to become a counselor.', message_ids: ['m1', 'm2', 'm3'] },
+      { content: 'Rosa wants to become a pilot.', message_ids: ['m1', 'm2', 'm3'] },
     ]);
     expect(out.profiles).toEqual([
       {
-        user_id: 'u_caroline',
-        explicit_info: [{ category: 'plan', description: 'Wants to be a counselor', message_ids: ['m3'] }],
+        user_id: 'u_rosa',
+        explicit_info: [{ category: 'plan', description: 'Wants to be a pilot', message_ids: ['m3'] }],
         implicit_traits: [
           { trait: 'Open', description: 'Shares personal experiences', message_ids: ['m1', 'm3'] },
         ],

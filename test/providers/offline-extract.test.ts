@@ -18,8 +18,8 @@ describe('offline extractor: facts', () => {
       "Alice went to the Lisbon tech conference on 13 March 2024 and gave Alice's first talk about Rust.",
     );
     expect(conference?.message_ids).toEqual(['m1']);
-    const plan = episode.facts.find((f) => f.content.includes('Alps'));
-    expect(plan?.content).toContain('Bob is planning a trip to the Alps in April 2024');
+    const plan = episode.facts.find((f) => f.content.includes('Dolomites'));
+    expect(plan?.content).toContain('Bob is planning a week in the Dolomites in April 2024');
     expect(plan?.message_ids).toEqual(['m4']);
     expect(episode.facts.some((f) => f.content === 'Alice works as a backend engineer at Acme.')).toBe(true);
     expect(episode.facts.some((f) => f.content === "Alice's sister Carla came to watch.")).toBe(true);
@@ -50,16 +50,21 @@ describe('offline extractor: facts', () => {
     const seg = [
       msg({
         sender_id: 'c',
-        sender_name: 'Caroline',
+        sender_name: 'Rosa',
         role: 'user',
-        content: 'How long have you been married?',
+        content: 'How long have you lived in Ghent?',
       }),
-      msg({ sender_id: 'm', sender_name: 'Melanie', role: 'user', content: '5 years already! Time flies.' }),
+      msg({
+        sender_id: 'm',
+        sender_name: 'Tomas',
+        role: 'user',
+        content: 'Almost ten years now! Hard to believe.',
+      }),
     ];
     const facts = extract(seg, { humans: ['c', 'm'], agents: [] }).episode.facts;
-    const qa = facts.find((f) => f.content.startsWith('Asked by Caroline'));
+    const qa = facts.find((f) => f.content.startsWith('Asked by Rosa'));
     expect(qa?.content).toBe(
-      'Asked by Caroline "How long has Melanie been married?", Melanie answered: 5 years already. Time flies.',
+      'Asked by Rosa "How long has Tomas lived in Ghent?", Tomas answered: Almost ten years now. Hard to believe.',
     );
     expect(qa?.message_ids).toEqual(['m1', 'm2']);
   });
@@ -177,7 +182,7 @@ describe('offline extractor: episode', () => {
       'marathon',
       'kitchen',
       'camera',
-      'pottery',
+      'kayak',
       'bicycle',
       'violin',
     ];

@@ -47,7 +47,7 @@ export function travelSegment(reaction = 'Perfect, thanks Helper!'): SegmentMess
     msg({
       ...bob,
       content:
-        "That's awesome. I love hiking, and I'm planning a trip to the Alps next month with my husband.",
+        "That's awesome. I love hiking, and I'm planning a week in the Dolomites next month with my husband.",
     }),
     msg({ ...alice, content: 'Helper, can you check the weather in Chamonix for next weekend?' }),
     msg({

@@ -40,7 +40,7 @@ describe('offline extractor: profiles', () => {
       message_ids: ['m4'],
     });
     expect(bob?.explicit_info.find((e) => e.category === 'plan')?.description).toBe(
-      "Bob is planning a trip to the Alps in April 2024 with Bob's husband.",
+      "Bob is planning a week in the Dolomites in April 2024 with Bob's husband.",
     );
   });
 

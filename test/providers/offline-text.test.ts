@@ -10,8 +10,8 @@ const MAY_25 = Date.UTC(2023, 4, 25, 13, 14);
 
 describe('offline text: sentences and tokens', () => {
   it('splits sentences on terminal punctuation and line breaks, not on abbreviations or decimals', () => {
-    expect(splitSentences('Hey Mel! I met Dr. Smith at 3.30 today. Was it fun?\nYes')).toEqual([
-      'Hey Mel!',
+    expect(splitSentences('Hey Tom! I met Dr. Smith at 3.30 today. Was it fun?\nYes')).toEqual([
+      'Hey Tom!',
       'I met Dr. Smith at 3.30 today.',
       'Was it fun?',
       'Yes',
@@ -20,14 +20,14 @@ describe('offline text: sentences and tokens', () => {
   });
 
   it('tokenises with straightened apostrophes and stems lightly', () => {
-    expect(tokenize('I’m painting LGBTQ+ murals!')).toEqual(["i'm", 'painting', 'lgbtq+', 'murals']);
-    expect(stem('painting')).toBe(stem('paints'));
-    expect(stem('painted')).toBe(stem('paint'));
+    expect(tokenize('I’m cooking A+ dumplings!')).toEqual(["i'm", 'cooking', 'a+', 'dumplings']);
+    expect(stem('cooking')).toBe(stem('cooks'));
+    expect(stem('cooked')).toBe(stem('cook'));
     expect(stem('agencies')).toBe('agency');
-    expect(contentStems('The kids are so excited about the camping trip')).toEqual([
+    expect(contentStems('The kids are so excited about the sailing trip')).toEqual([
       'kid',
       'excit',
-      'camp',
+      'sail',
       'trip',
     ]);
   });
@@ -47,84 +47,84 @@ describe('offline text: relative dates', () => {
   });
 
   it.each([
-    ['I went to a support group yesterday.', MAY_8, 'I went to a support group on 7 May 2023.'],
+    ['I went to a chess club yesterday.', MAY_8, 'I went to a chess club on 7 May 2023.'],
     ['Yesterday I ran.', MAY_8, 'On 7 May 2023 I ran.'],
-    ['I painted that sunrise last year!', MAY_8, 'I painted that sunrise in 2022!'],
+    ['I built that bookshelf last year!', MAY_8, 'I built that bookshelf in 2022!'],
     ['We have known each other since last year.', MAY_8, 'We have known each other since 2022.'],
-    ['I ran a charity race last Saturday.', MAY_25, 'I ran a charity race on Saturday, 20 May 2023.'],
-    ['We are going camping next month.', MAY_25, 'We are going camping in June 2023.'],
+    ['I fixed the old bike last Saturday.', MAY_25, 'I fixed the old bike on Saturday, 20 May 2023.'],
+    ['We are going sailing next month.', MAY_25, 'We are going sailing in June 2023.'],
     [
       'My school event last week was great.',
       MAY_25,
       'My school event in the week before 25 May 2023 was great.',
     ],
-    ['I started transitioning three years ago.', MAY_8, 'I started transitioning in 2020.'],
+    ['I started learning Dutch three years ago.', MAY_8, 'I started learning Dutch in 2020.'],
     ['See you tomorrow morning.', MAY_8, 'See you on the morning of 9 May 2023.'],
     ['I moved two days ago.', MAY_8, 'I moved on 6 May 2023.'],
     ['It was a few days ago.', MAY_8, 'It was a few days before 8 May 2023.'],
     ['The party is in 3 days.', MAY_8, 'The party is on 11 May 2023.'],
     ['We met last weekend.', MAY_25, 'We met on the weekend of 20-21 May 2023.'],
-    ['Next Friday works.', MAY_25, 'On Friday, 2 June 2023 works.'],
+    ['Next Friday suits me.', MAY_25, 'On Friday, 2 June 2023 suits me.'],
     ['I swam a lot last summer.', MAY_8, 'I swam a lot in summer 2022.'],
-    ['It feels like just yesterday.', MAY_8, 'It feels like just yesterday.'],
+    ['It seems like only yesterday.', MAY_8, 'It seems like only yesterday.'],
   ])('%s', (input, now, expected) => {
     expect(resolveRelativeDates(input, now)).toBe(expected);
   });
 
   it('leaves text without relative expressions untouched', () => {
-    const s = 'Painting is a great way to relax after a long day.';
+    const s = 'Baking bread is how I unwind on a slow evening.';
     expect(resolveRelativeDates(s, MAY_8)).toBe(s);
   });
 });
 
 describe('offline text: third-person rewriting', () => {
   it('replaces first-person subjects and re-conjugates their verbs', () => {
-    expect(toThirdPerson("I'm swamped with work.", 'Melanie', 'Caroline').text).toBe(
-      'Melanie is swamped with work.',
+    expect(toThirdPerson("I'm buried in paperwork.", 'Tomas', 'Rosa').text).toBe(
+      'Tomas is buried in paperwork.',
     );
-    expect(toThirdPerson('I really love painting and I also enjoy running.', 'Mel', null).text).toBe(
-      'Mel really loves painting and Mel also enjoys running.',
+    expect(toThirdPerson('I really love cooking and I also enjoy rowing.', 'Tom', null).text).toBe(
+      'Tom really loves cooking and Tom also enjoys rowing.',
     );
     expect(toThirdPerson('I have 3 kids and I do yoga.', 'Bob', null).text).toBe(
       'Bob has 3 kids and Bob does yoga.',
     );
     expect(toThirdPerson("I'd never been there.", 'Bob', null).text).toBe('Bob had never been there.');
     expect(toThirdPerson("I'd love to help.", 'Bob', null).text).toBe('Bob would love to help.');
-    expect(toThirdPerson('My husband and I go camping.', 'Melanie', null).text).toBe(
-      "Melanie's husband and Melanie go camping.",
+    expect(toThirdPerson('My husband and I go sailing.', 'Tomas', null).text).toBe(
+      "Tomas's husband and Tomas go sailing.",
     );
   });
 
   it('turns "you" into the addressee, including inverted questions', () => {
-    expect(toThirdPerson('How long have you been married?', 'Caroline', 'Melanie').text).toBe(
-      'How long has Melanie been married?',
+    expect(toThirdPerson('How long have you lived there?', 'Rosa', 'Tomas').text).toBe(
+      'How long has Tomas lived there?',
     );
-    expect(toThirdPerson("You'd be a great counselor!", 'Melanie', 'Caroline').text).toBe(
-      'Caroline would be a great counselor!',
+    expect(toThirdPerson("You'd make a fine pilot!", 'Tomas', 'Rosa').text).toBe(
+      'Rosa would make a fine pilot!',
     );
-    expect(toThirdPerson("I'm so glad to have you in my life.", 'Mel', 'Caro').text).toBe(
-      "Mel is so glad to have Caro in Mel's life.",
+    expect(toThirdPerson("I'm lucky to have you on my team.", 'Tom', 'Ro').text).toBe(
+      "Tom is lucky to have Ro on Tom's team.",
     );
-    const kept = toThirdPerson('Do you like it?', 'Mel', null);
+    const kept = toThirdPerson('Do you like it?', 'Tom', null);
     expect(kept.text).toBe('Do you like it?');
   });
 
   it('supplies the dropped subject of elliptic sentences but not of gerund subjects', () => {
-    expect(toThirdPerson('Researching adoption agencies right now.', 'Caroline', null).text).toBe(
-      'Caroline is researching adoption agencies right now.',
+    expect(toThirdPerson('Preparing the spare room right now.', 'Rosa', null).text).toBe(
+      'Rosa is preparing the spare room right now.',
     );
     expect(toThirdPerson('Been busy with work.', 'Bob', null).text).toBe('Bob has been busy with work.');
-    expect(toThirdPerson('Love that painting!', 'Mel', 'Caro').text).toBe('Mel loves that painting!');
-    expect(toThirdPerson('Hope you are well.', 'Mel', 'Caro').text).toBe('Mel hopes Caro is well.');
-    expect(toThirdPerson('Love is all you need.', 'Mel', null).text).toBe('Love is all you need.');
-    const gerund = toThirdPerson('Taking care of ourselves is vital.', 'Mel', null);
-    expect(gerund.text).toBe('Taking care of themselves is vital.');
+    expect(toThirdPerson('Love that jacket!', 'Tom', 'Ro').text).toBe('Tom loves that jacket!');
+    expect(toThirdPerson('Hope you are well.', 'Tom', 'Ro').text).toBe('Tom hopes Ro is well.');
+    expect(toThirdPerson('Love is all you need.', 'Tom', null).text).toBe('Love is all you need.');
+    const gerund = toThirdPerson('Cooking for ourselves is cheaper.', 'Tom', null);
+    expect(gerund.text).toBe('Cooking for themselves is cheaper.');
     expect(gerund.firstPerson).toBe(false);
   });
 
   it('rewrites "we" as the speaker and others, then "they"', () => {
-    expect(toThirdPerson("We're going camping and we love it.", 'Mel', null).text).toBe(
-      'Mel and others are going camping and they love it.',
+    expect(toThirdPerson("We're going sailing and we love it.", 'Tom', null).text).toBe(
+      'Tom and others are going sailing and they love it.',
     );
   });
 

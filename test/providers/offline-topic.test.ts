@@ -20,20 +20,20 @@ const msg = (sender: string, content: string, extra: Partial<SegmentMessage> = {
   };
 };
 
-/** A well-established conversation about a painting class. */
+/** A well-established conversation about a woodcarving class. */
 const buffer: SegmentMessage[] = [
-  msg('Ann', 'I signed up for a watercolor painting class at the community art center downtown.'),
-  msg('Ben', 'Nice! Watercolor painting seems tricky, the colors bleed so easily on the paper.'),
+  msg('Ann', 'I signed up for a woodcarving class at the community workshop downtown.'),
+  msg('Ben', 'Nice! Woodcarving seems tricky, the chisels slip so easily on hard oak.'),
   msg('Ann', 'Exactly, the teacher showed us how to control the water and layer the colors slowly.'),
-  msg('Ben', 'Are you painting landscapes or portraits in the class?'),
-  msg('Ann', 'Landscapes mostly, the teacher loves painting mountains and lakes with soft colors.'),
+  msg('Ben', 'Are you carving birds or bowls in the class?'),
+  msg('Ann', 'Birds mostly, the teacher loves carving owls and herons from soft linden.'),
 ];
 
 const ex = new OfflineExtractor();
 
 describe('offline extractor: topic shift', () => {
   it('stays on topic when the next message continues it', async () => {
-    const next = msg('Ben', 'I would love to see your mountain painting when the class is over.');
+    const next = msg('Ben', 'I would love to see your owl carving when the class is over.');
     expect(await ex.isTopicShift(buffer, next)).toBe(false);
   });
 
@@ -45,7 +45,7 @@ describe('offline extractor: topic shift', () => {
   });
 
   it('does not shift on a cue phrase that stays on the topic', async () => {
-    const next = msg('Ben', 'By the way, which painting teacher runs the watercolor class?');
+    const next = msg('Ben', 'By the way, which carving teacher runs the woodcarving class?');
     expect(await ex.isTopicShift(buffer, next)).toBe(false);
   });
 

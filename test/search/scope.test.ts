@@ -20,8 +20,8 @@ describe.each(DRIVERS)('memory search: filters, tenancy and owners [%s]', (drive
         owners: ['ann'],
         session: 'big',
         ts: T0 + i * HOUR,
-        subject: `sunrise painting ${i}`,
-        facts: [`Ann painted a sunrise over the lake, version ${i}.`],
+        subject: `sunrise photograph ${i}`,
+        facts: [`Ann photographed a sunrise over the lake, version ${i}.`],
       });
     small = (
       await seedEpisode(f, {
@@ -97,7 +97,7 @@ describe.each(DRIVERS)('memory search: filters, tenancy and owners [%s]', (drive
     async (method) => {
       const r = await run({
         user_id: 'ann',
-        query: 'sunrise painting',
+        query: 'sunrise photograph',
         method,
         top_k: 1,
         filters: { session_id: 'small' },

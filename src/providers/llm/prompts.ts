@@ -18,7 +18,7 @@ Reply with one JSON object and nothing else, with these fields:
 - "subject": what the segment is about, in a few words (at most 200 characters).
 - "summary": one or two sentences summarising the segment.
 - "episode": a third-person narrative of what was said and done, in chronological order. Name every person; never write "the user", "I" or "you". Replace every relative date or time ("yesterday", "last week", "tomorrow", "next Friday", "two years ago") with the absolute date computed from the timestamp of the line that says it, e.g. "yesterday" said on 2023-05-08 becomes "7 May 2023". Keep concrete details: names, places, numbers, titles, dates. Never invent anything.
-- "facts": atomic, self-contained statements that are true according to the segment, each understandable on its own (full names, absolute dates), e.g. "Caroline went to an LGBTQ support group on 7 May 2023". "sources" lists the line numbers each fact rests on.
+- "facts": atomic, self-contained statements that are true according to the segment, each understandable on its own (full names, absolute dates), e.g. "Rosa ran her first half marathon in Lyon on 3 March 2024". "sources" lists the line numbers each fact rests on.
 - "profiles": one entry per human participant (role user) the segment reveals something about; "user_id" is that participant's id from the Participants list. "explicit_info": things they state about themselves, each with a "category" (preference, occupation, location, relationship, plan, hobby, health, education, possession, event or other), a self-contained "description" and "sources". "implicit_traits": personality traits, values or habits their words suggest, each with a short "trait", a "description" that justifies it, and "sources". Leave out participants the segment reveals nothing about.
 - "cases": one entry per AI agent (role assistant) that called tools in this segment, with "agent_id" from the Participants list: "task_intent" (what it was asked to achieve), "approach" (the steps and tools it used, in order, and the outcome), "quality_score" from 0 to 1 (how well the outcome served the request; 0.5 when unsure), "key_insight" (a lesson worth reusing next time, or null). Use an empty list when no agent called tools.
 
@@ -86,7 +86,7 @@ export function renderLines(messages: readonly SegmentMessage[]): string {
   return messages.map((m, i) => renderLine(m, i + 1)).join('\n');
 }
 
-/** `[n] 2023-05-08 13:56 Caroline (user): text`, with tool calls and results spelled out. */
+/** `[n] 2024-03-14 09:05 Rosa (user): text`, with tool calls and results spelled out. */
 export function renderLine(m: SegmentMessage, n: number): string {
   const head = `[${n}] ${formatTimestamp(m.timestamp)} ${speaker(m)} (${m.role}):`;
   const text = indent(m.content.trim());

@@ -20,7 +20,7 @@ export interface Sentence {
   secondPerson: boolean;
   /** Informativeness; higher is better, <= 0 means nothing worth keeping. */
   score: number;
-  /** Index of an earlier sentence this one continues ("It's special to me"), else -1. */
+  /** Index of an earlier sentence this one continues ("It took me all week"), else -1. */
   attachedTo: number;
 }
 
@@ -53,15 +53,18 @@ const FILLER =
 
 const ANAPHORIC = /^(?:it|it's|this|that|that's|they|they're|these|those|which|there)\b/i;
 
-/** Topic words that make a sentence worth remembering about a person. */
+/**
+ * Words of the life domains people want remembered about themselves (family, pets, work,
+ * study, home, health, milestones, plans, names): general English, no topic of any corpus.
+ */
 const SALIENT =
-  /\b(?:famil\w*|kids?|children|husband|wife|partner|son|daughter|mom|dad|mother|father|sister|brother|friends?|dog|cat|pet|job|work\w*|career|school|college|university|class\w*|degree|moved?|live[sd]?|home|trip|travel\w*|visit\w*|bought|adopt\w*|paint\w*|book|music|concert|race|camp\w*|hik\w*|festival|event|group|project|plan\w*|goal|dream|birthday|wedding|married|started|joined|finished|won|lost|doctor|health|name[ds]?|name's|called|\d+)\b/i;
+  /\b(?:famil\w*|kids?|children|husband|wife|partner|son|daughter|mom|dad|mother|father|sister|brother|friends?|dog|cat|pet|job|work\w*|career|school|college|university|class\w*|degree|moved?|live[sd]?|home|trip|travel\w*|visit\w*|bought|event|group|project|plan\w*|goal|birthday|wedding|married|started|joined|finished|won|lost|doctor|health|allerg\w*|diet|name[ds]?|name's|called|\d+)\b/i;
 
-/** Praise and reactions ("that race sounds great"): opinions about the talk, not facts. */
+/** Praise and reactions ("that trip sounds great"): opinions about the talk, not facts. */
 const EVALUATIVE =
   /\b(?:is|are|was|were|sounds|looks|seems|feels)\s+(?:so\s+|really\s+|super\s+|such\s+|very\s+|pretty\s+)?(?:an?\s+)?(?:great|amazing|awesome|cool|fun|nice|good|lovely|wonderful|beautiful|kind|sweet|brave|inspiring|important|special|interesting|incredible|fantastic|impressive|lucky)\b/i;
 
-/** Exhortations ("Keep up the great work", "Let's spread love"): no fact in them. */
+/** Exhortations ("Keep going", "Let's celebrate"): no fact in them. */
 const IMPERATIVE =
   /^(?:let's|lets|keep|cherish|enjoy|remember|stay|don't|take|have|check|look|go|try|hang|wish|imagine|trust|believe|never|always)\b/i;
 
@@ -93,7 +96,7 @@ function namePatterns(names: readonly string[]): NamePatterns {
   return made;
 }
 
-/** Strips leading interjections ("Wow, Caroline!") and vocatives from a sentence. */
+/** Strips leading interjections ("Wow, Tomas!") and vocatives from a sentence. */
 export function stripInterjections(sentence: string, names: readonly string[]): string {
   const p = namePatterns(names);
   let s = sentence.trim();
@@ -113,7 +116,7 @@ function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** Names and nicknames ("Mel" for Melanie) of the participants mentioned in a text. */
+/** Names and nicknames ("Tom" for Tomas) of the participants mentioned in a text. */
 function mentioned(text: string, names: readonly string[]): string[] {
   const found: string[] = [];
   for (const w of text.match(/\b[A-Z][a-z]{2,}\b/g) ?? []) {

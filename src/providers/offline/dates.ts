@@ -1,9 +1,9 @@
 import { MONTHS } from '../../core/time.js';
 
 /**
- * Absolute dates for the offline extractor: formats a message timestamp ("8 May 2023",
+ * Absolute dates for the offline extractor: formats a message timestamp ("14 March 2024",
  * UTC) and rewrites relative expressions ("yesterday", "last Saturday", "next month",
- * "three years ago") into absolute ones anchored on that timestamp, so a fact stays true
+ * "two weeks ago") into absolute ones anchored on that timestamp, so a fact stays true
  * when read months later.
  */
 
@@ -12,13 +12,13 @@ export { MONTHS };
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 const DAY_MS = 86_400_000;
 
-/** "8 May 2023" for a Unix-ms timestamp, in UTC. */
+/** "14 March 2024" for a Unix-ms timestamp, in UTC. */
 export function formatDate(ms: number): string {
   const d = new Date(ms);
   return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
 }
 
-/** "May 2023". */
+/** "March 2024". */
 export function formatMonth(ms: number): string {
   const d = new Date(ms);
   return `${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
@@ -205,8 +205,8 @@ const FUTURE = new RegExp(`\\bin ${NUM} (day|week)s?\\b`, 'gi');
 
 /**
  * Rewrites relative date expressions in `text` into absolute ones relative to `now`
- * (Unix ms, UTC). "I went there yesterday" said on 8 May 2023 becomes "I went there on
- * 7 May 2023"; "since last year" becomes "since 2022".
+ * (Unix ms, UTC). "I went there yesterday" said on 14 March 2024 becomes "I went there on
+ * 13 March 2024"; "since last year" becomes "since 2023".
  */
 export function resolveRelativeDates(text: string, now: number): string {
   if (!QUICK.test(text)) return text;
@@ -217,7 +217,7 @@ export function resolveRelativeDates(text: string, now: number): string {
       const match = args[0] as string;
       const offset = args[args.length - 2] as number;
       const input = args[args.length - 1] as string;
-      // Idioms: "feels like just yesterday" is no date.
+      // Idioms: "seems like only yesterday" is no date.
       if (/\blike (?:just |only )?$/i.test(input.slice(Math.max(0, offset - 12), offset))) return match;
       const groups = args.slice(0, -2) as (string | undefined)[];
       const lower = groups.map((g) => (g ?? '').toLowerCase());

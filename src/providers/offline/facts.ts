@@ -30,7 +30,7 @@ export function statement(view: MessageView, idx: number): string {
   }
   body = body.replace(/\s+/g, ' ').replace(/!+/g, '.').trim();
   if (startsWithName(body, view.speaker)) return terminate(capitalize(body));
-  // "On 30 June 2023, Caroline went ..." already names its subject after the opener.
+  // "On 12 March 2024, Rosa went ..." already names its subject after the opener.
   const at = body.indexOf(`, ${view.speaker}`);
   if (at > 0 && at < 60 && startsWithName(body.slice(at + 2), view.speaker))
     return terminate(capitalize(body));
@@ -80,7 +80,7 @@ function precedingQuestion(
 
 /**
  * Sentences answering a question: the first informative one when it is short or has no
- * subject of its own ("5 years already!"), plus the next one when the first is very short.
+ * subject of its own ("Almost ten weeks now!"), plus the next one when the first is very short.
  */
 function answerIndices(view: MessageView): number[] {
   const idx = view.sentences.findIndex((s) => !s.filler);

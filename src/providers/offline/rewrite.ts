@@ -1,8 +1,8 @@
 /**
- * Third-person rewriting: "I'm going to paint my fence" said by Melanie becomes "Melanie
- * is going to paint Melanie's fence"; "you"/"your" become the addressee's name when it
- * is known. Verbs after a replaced subject are re-conjugated ("I love" -> "Melanie
- * loves", "are you" -> "is Caroline"). Gender is never guessed: reflexives become
+ * Third-person rewriting: "I'm going to fix my bike" said by Rosa becomes "Rosa
+ * is going to fix Rosa's bike"; "you"/"your" become the addressee's name when it
+ * is known. Verbs after a replaced subject are re-conjugated ("I love" -> "Rosa
+ * loves", "are you" -> "is Tomas"). Gender is never guessed: reflexives become
  * "themself".
  */
 
@@ -103,7 +103,7 @@ const SUBJECT_BEFORE = new Set(
 until before after hope think bet guess know glad sure wish maybe probably or than`.split(/\s+/),
 );
 
-/** Auxiliaries inverted in questions: "have you" -> "has Caroline". */
+/** Auxiliaries inverted in questions: "have you" -> "has Tomas". */
 const INVERTED: Record<string, string> = {
   are: 'is',
   were: 'was',
@@ -122,15 +122,15 @@ const QUESTION_LEAD = new Set(
 );
 
 const ELLIPTIC_ING = new Set(
-  `gonna going planning thinking hoping trying looking heading working researching getting feeling loving
+  `gonna going planning thinking hoping trying looking heading working getting feeling loving
 enjoying learning studying reading watching taking starting preparing saving volunteering training practicing
-practising considering spending doing making writing painting playing running visiting`.split(/\s+/),
+practising considering spending doing making writing playing visiting`.split(/\s+/),
 );
 const ELLIPTIC_ADJ = new Set(
   `glad happy excited proud sorry thrilled lucky busy grateful thankful stoked pumped nervous tired exhausted
 swamped stuck keen`.split(/\s+/),
 );
-/** "Love that painting!" drops its "I". Not "feel"/"think": "Feel free", "Think about it". */
+/** "Love that jacket!" drops its "I". Not "feel"/"think": "Feel free", "Think twice". */
 const ELLIPTIC_PRESENT = new Set([
   'love',
   'hope',
@@ -145,7 +145,7 @@ const ELLIPTIC_PRESENT = new Set([
 ]);
 const ELLIPTIC_PAST = new Set(
   `just been got went finally recently started finished spent visited bought made took saw met tried had
-adopted joined signed painted ran moved found`.split(/\s+/),
+joined signed built called moved found`.split(/\s+/),
 );
 
 /** A finite verb after a leading gerund shows the gerund is the subject. */
@@ -205,7 +205,7 @@ export function toThirdPerson(sentence: string, speaker: string, addressee: stri
     return j;
   };
   const possessive = (name: string): string => `${name}'s`;
-  // A possessive soon after the speaker was named becomes "their" for readability ("Caroline
+  // A possessive soon after the speaker was named becomes "their" for readability ("Rosa
   // is gonna continue their edu"), unless a second person would make that ambiguous.
   const hasYou = /\b(?:you|your|you're|you've|you'll|you'd|yours|yourself)\b/i.test(sentence);
   let namedAt = -1;
@@ -364,7 +364,7 @@ function isCompoundSubject(before: string, speaker: string): boolean {
   return !standalone && words.length >= 2 && words.length <= 5;
 }
 
-/** Supplies the dropped subject of "Researching adoption agencies" or "Just got back". */
+/** Supplies the dropped subject of "Preparing the spare room" or "Just got back". */
 function elide(text: string, speaker: string, addressee: string | null): string | null {
   const m = /^([A-Za-z']+)\b/.exec(text);
   if (!m) return null;
@@ -372,7 +372,7 @@ function elide(text: string, speaker: string, addressee: string | null): string 
   const rest = text.slice(m[0].length);
   const head = `${first}${rest}`;
   if (ELLIPTIC_ING.has(first)) {
-    // A gerund subject ("Taking care of ourselves is vital") is not an ellipsis.
+    // A gerund subject ("Fixing old radios is relaxing") is not an ellipsis.
     const clause = rest.split(/[,;:—–]|\s-\s/)[0] ?? '';
     if (first !== 'gonna' && GERUND_SUBJECT_VERB.test(clause)) return null;
     return `${speaker} is ${head}`;

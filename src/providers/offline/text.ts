@@ -109,8 +109,8 @@ export function isContentWord(token: string): boolean {
 }
 
 /**
- * Light suffix stripping (plural, -ing, -ed, -ly, -ies) so that "painting", "paints" and
- * "painted" meet; not a full Porter stemmer, just enough for lexical overlap.
+ * Light suffix stripping (plural, -ing, -ed, -ly, -ies) so that "fixing", "fixes" and
+ * "fixed" meet; not a full Porter stemmer, just enough for lexical overlap.
  */
 export function stem(word: string): string {
   let w = word.toLowerCase().replace(/'s$/, '');

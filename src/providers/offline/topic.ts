@@ -2,7 +2,7 @@
  * Lexical topic-shift detection: compares the content-word stems of `next` with those of
  * the last few buffered messages. Conservative by design — a wrong cut splits one story
  * over two episodes, a missed cut only makes an episode longer — so it answers true only
- * on a clear shift: an explicit cue ("by the way", "anyway", "on another note") with
+ * on a clear shift: an explicit cue ("by the way", "anyway", "switching topics") with
  * little overlap, or a long message sharing nothing with a well-established context.
  */
 import type { SegmentMessage } from '../../core/ports.js';
