@@ -6,6 +6,7 @@ import type { Embedder, Extractor, Llm } from './core/ports.js';
 import { MemoryEvents } from './engine/events.js';
 import { TaskQueue } from './engine/jobs/queue.js';
 import { KeyService } from './engine/keys.js';
+import type { BoundaryRules } from './engine/memory/boundary.js';
 import { MemoryService } from './engine/memory/service.js';
 import { HttpReranker } from './engine/search/rerank.js';
 import { SearchService } from './engine/search/service.js';
@@ -116,12 +117,7 @@ export async function openEngram(config: Config, opts: OpenOptions): Promise<Eng
       events,
       log,
       syncWaitMs: config.syncWaitMs,
-      rules: {
-        gapMs: config.boundaryGapMinutes * 60_000,
-        maxMessages: config.boundaryMaxMessages,
-        maxTokens: config.boundaryMaxTokens,
-        minMessagesBeforeShift: 4,
-      },
+      rules: boundaryRules(config),
     },
     config.idleExtractMinutes * 60_000,
   );
@@ -156,6 +152,16 @@ export async function openEngram(config: Config, opts: OpenOptions): Promise<Eng
       await queue.stop();
       await closeStore();
     },
+  };
+}
+
+/** Where a session's messages are cut into segments, from configuration. */
+export function boundaryRules(config: Config): BoundaryRules {
+  return {
+    gapMs: config.boundaryGapMinutes * 60_000,
+    maxMessages: config.boundaryMaxMessages,
+    maxTokens: config.boundaryMaxTokens,
+    minMessagesBeforeShift: 4,
   };
 }
 

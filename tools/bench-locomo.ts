@@ -34,6 +34,7 @@ import { SearchService } from '../src/engine/search/service.js';
 import { tokenCount } from '../src/engine/text.js';
 import { VectorIndex } from '../src/engine/vector-index.js';
 import { openEngram } from '../src/engram.js';
+import { sessionTime } from './bench-scale/conversations.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -94,15 +95,6 @@ export function normaliseEvidence(list: readonly string[] = []): string[] {
   for (const raw of list)
     for (const m of raw.matchAll(/D\s*:?\s*(\d+)\s*:\s*(\d+)/g)) out.add(`D${Number(m[1])}:${Number(m[2])}`);
   return [...out];
-}
-
-/** "1:56 pm on 8 May, 2023" -> Unix ms (UTC). */
-function sessionTime(s: string): number {
-  const m = /(\d+):(\d+)\s*(am|pm)\s+on\s+(\d+)\s+(\w+),?\s+(\d{4})/i.exec(s);
-  if (!m) throw new Error(`unparsed session date-time: ${s}`);
-  let h = Number(m[1]) % 12;
-  if (m[3]!.toLowerCase() === 'pm') h += 12;
-  return Date.parse(`${m[4]} ${m[5]} ${m[6]} ${String(h).padStart(2, '0')}:${m[2]}:00 UTC`);
 }
 
 const turnText = (t: Turn) => (t.blip_caption ? `${t.text} [shares ${t.blip_caption}]` : t.text);

@@ -1,0 +1,268 @@
+/**
+ * Ingest at scale (not shipped): messages acknowledged per second by async adds over REST,
+ * and messages processed per second by one worker process, each beside a floor measured
+ * in the same run on the same store.
+ *
+ *   npm run bench:scale:ingest [-- --data <locomo10.json>] [--drivers postgres,pglite]
+ *        [--clients 8,64] [--batch 10] [--seconds 10] [--process-seconds 20]
+ *
+ * PostgreSQL: a throwaway database created on DATABASE_URL (or ENGRAM_TEST_DATABASE_URL),
+ * e.g. a cluster started by `.ci/start-postgres.sh`, dropped at the end. Embedded: a PGlite
+ * data dir under the OS temp dir. The default configuration otherwise (pool size, worker
+ * concurrency, offline extractor and embedder).
+ *
+ * Acknowledged: `clients` HTTP clients (in a child process, one keep-alive connection
+ * each) post async adds of `batch` turns back to back; every client writes its own
+ * sessions and owners; a message counts when its 202 arrived inside the window. Floor:
+ * the same rows inserted by the same number of concurrent loops through the same driver
+ * and pool, one multi-row INSERT per add (the engine's own insert, autocommit), no HTTP,
+ * no task.
+ *
+ * Processed: after the adds, the queue starts in this process with the configured worker
+ * concurrency; messages that reach `extracted` inside the window count. Floor: the offline
+ * extractor and embedder alone over the same conversations' sessions, cut at the same
+ * boundaries, in this process, no store.
+ *
+ * Conversations: LoCoMo turns read from --data (never copied), else invented chats.
+ */
+import { fork } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../../src/config.js';
+import type { Db } from '../../src/core/db.js';
+import { newId } from '../../src/core/ids.js';
+import { silentLogger } from '../../src/core/log.js';
+import { cutSegments } from '../../src/engine/memory/boundary.js';
+import { episodeEmbeddingText } from '../../src/engine/memory/extract.js';
+import { insertMessages } from '../../src/engine/memory/messages.js';
+import { boundaryRules, type Engram, openEngram } from '../../src/engram.js';
+import { startHttpServer } from '../../src/http/server.js';
+import { openPostgres } from '../../src/store/postgres.js';
+import { addRequests, type Conversation, inventConversations, readLocomo } from './conversations.js';
+import type { LoadResult, LoadSpec } from './load.js';
+
+const { values: args } = parseArgs({
+  options: {
+    data: { type: 'string' },
+    drivers: { type: 'string', default: 'postgres,pglite' },
+    clients: { type: 'string', default: '8,64' },
+    batch: { type: 'string', default: '10' },
+    seconds: { type: 'string', default: '10' },
+    'warmup-seconds': { type: 'string', default: '2' },
+    'process-seconds': { type: 'string', default: '20' },
+  },
+});
+const CLIENTS = args.clients!.split(',').map(Number);
+const BATCH = Number(args.batch);
+const SECONDS = Number(args.seconds);
+const WARMUP = Number(args['warmup-seconds']);
+const PROCESS_SECONDS = Number(args['process-seconds']);
+const ADMIN_URL = process.env['DATABASE_URL'] ?? process.env['ENGRAM_TEST_DATABASE_URL'];
+const conversations: Conversation[] = args.data ? readLocomo(args.data) : inventConversations(10);
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]! : 0;
+};
+const f0 = (x: number) => Math.round(x).toLocaleString('en-US');
+
+/** `clients` loops inserting the same rows as the adds would, one INSERT per add. */
+async function rawInserts(db: Db, clients: number, prefix: string): Promise<LoadResult> {
+  const t0 = performance.now();
+  const from = t0 + WARMUP * 1000;
+  const until = from + SECONDS * 1000;
+  const out: LoadResult = { messages: 0, requests: 0, errors: [], latenciesMs: [], seconds: SECONDS };
+  await Promise.all(
+    Array.from({ length: clients }, async (_, c) => {
+      const gen = addRequests(conversations[c % conversations.length]!, `${prefix}c${c}`, BATCH);
+      while (performance.now() < until) {
+        const next = gen.next().value!;
+        const started = performance.now();
+        await insertMessages(
+          db,
+          'bench',
+          { appId: 'raw', projectId: 'default' },
+          next.session_id,
+          next.messages,
+          `task_raw_${newId()}`,
+        );
+        const ended = performance.now();
+        if (started >= from && ended <= until) {
+          out.messages += next.messages.length;
+          out.requests++;
+          out.latenciesMs.push(ended - started);
+        }
+      }
+    }),
+  );
+  return out;
+}
+
+/** Runs the HTTP clients in a child process, so that they do not share the server's event loop. */
+function httpLoad(spec: LoadSpec): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const child = fork(fileURLToPath(new URL('./load.ts', import.meta.url)), {
+      execArgv: ['--import', 'tsx'],
+    });
+    child.once('message', (m: LoadResult & { error?: string }) => {
+      child.kill();
+      if (m.error) reject(new Error(m.error));
+      else resolve(m);
+    });
+    child.once('error', reject);
+    child.send(spec);
+  });
+}
+
+/** Messages per second through the offline extractor and embedder alone, for `seconds`. */
+async function extractionFloor(engram: Engram, seconds: number): Promise<number> {
+  const until = performance.now() + seconds * 1000;
+  const t0 = performance.now();
+  let messages = 0;
+  outer: for (const [c, conv] of conversations.entries())
+    for (const [s, session] of conv.sessions.entries()) {
+      const msgs = session.turns.map((t, i) => ({
+        id: newId(),
+        session_id: `floor-${c}-${s}`,
+        sender_id: t.speaker.toLowerCase(),
+        sender_name: t.speaker,
+        role: 'user' as const,
+        content: t.text,
+        timestamp: session.start + i * 30_000,
+        tool_calls: null,
+        tool_call_id: null,
+      }));
+      const { segments, tail } = await cutSegments(
+        msgs,
+        boundaryRules(engram.config),
+        (buf, next) => engram.extractor.isTopicShift(buf, next),
+        { flush: true, firstNew: 0 },
+      );
+      for (const seg of [...segments, ...(tail.length ? [tail] : [])]) {
+        const humans = [...new Set(seg.map((m) => m.sender_id))];
+        const x = await engram.extractor.extract(seg, { humans, agents: [] });
+        await engram.embedder.embed([
+          episodeEmbeddingText(x.episode),
+          ...x.episode.facts.map((f) => f.content),
+        ]);
+        messages += seg.length;
+      }
+      if (performance.now() > until) break outer;
+    }
+  return messages / ((performance.now() - t0) / 1000);
+}
+
+async function countExtracted(db: Db): Promise<number> {
+  const rows = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM messages WHERE tenant_id = 'bench' AND app_id = 'default' AND state = 'extracted'`,
+  );
+  return rows[0]!.n;
+}
+
+async function benchDriver(driver: 'postgres' | 'pglite'): Promise<string[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'engram-bench-ingest-'));
+  let url: string | undefined;
+  if (driver === 'postgres') {
+    if (!ADMIN_URL)
+      throw new Error('postgres: set DATABASE_URL (an admin URL; a throwaway database is created)');
+    const name = `engram_bench_${newId().slice(0, 12)}`;
+    const admin = openPostgres(ADMIN_URL, { max: 1 });
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.close();
+    const u = new URL(ADMIN_URL);
+    u.pathname = `/${name}`;
+    url = u.toString();
+  }
+  const config = loadConfig({
+    ENGRAM_PORT: '0',
+    ENGRAM_DATA_DIR: dir,
+    ENGRAM_LOG_LEVEL: 'silent',
+    ENGRAM_RATE_LIMIT_RPS: '0',
+    ENGRAM_IDLE_EXTRACT_MINUTES: '0',
+    ...(url ? { DATABASE_URL: url } : {}),
+  });
+  const engram = await openEngram(config, { command: 'bench', log: silentLogger, workers: false });
+  const lines: string[] = [];
+  try {
+    if (driver === 'postgres') {
+      const s = await engram.db.query<{ name: string; setting: string }>(
+        `SELECT name, setting FROM pg_settings WHERE name IN ('fsync', 'synchronous_commit', 'server_version')`,
+      );
+      lines.push(`postgres settings: ${s.map((r) => `${r.name}=${r.setting}`).join(', ')}`);
+    }
+    lines.push(`pool ${config.dbPoolMax} connections, worker concurrency ${config.workerConcurrency}`);
+    const server = await startHttpServer(engram);
+    const { key } = await engram.keys.create('bench');
+    lines.push(
+      '| clients | raw INSERT msg/s | engram acknowledged msg/s | ratio | add p50 / p95 ms (raw p50 / p95) |',
+      '| --- | --- | --- | --- | --- |',
+    );
+    for (const clients of CLIENTS) {
+      const raw = await rawInserts(engram.db, clients, `raw${clients}`);
+      const got = await httpLoad({
+        url: server.url,
+        key,
+        clients,
+        batch: BATCH,
+        seconds: SECONDS,
+        warmupSeconds: WARMUP,
+        conversations,
+        prefix: `k${clients}`,
+      });
+      if (got.errors.length) throw new Error(`adds failed: ${got.errors.join('\n')}`);
+      const rawRate = raw.messages / raw.seconds;
+      const rate = got.messages / got.seconds;
+      lines.push(
+        `| ${clients} | ${f0(rawRate)} | ${f0(rate)} | ${(rate / rawRate).toFixed(2)} | ` +
+          `${pct(got.latenciesMs, 50).toFixed(1)} / ${pct(got.latenciesMs, 95).toFixed(1)} ` +
+          `(${pct(raw.latenciesMs, 50).toFixed(1)} / ${pct(raw.latenciesMs, 95).toFixed(1)}) |`,
+      );
+    }
+    await server.close();
+
+    await engram.embedder.embed(['warm the model']);
+    const floor = await extractionFloor(engram, PROCESS_SECONDS / 2);
+    const before = await countExtracted(engram.db);
+    const t0 = performance.now();
+    await engram.queue.start(false);
+    await new Promise((r) => setTimeout(r, PROCESS_SECONDS * 1000));
+    const processed = (await countExtracted(engram.db)) - before;
+    const elapsed = (performance.now() - t0) / 1000;
+    await engram.queue.stop();
+    const rate = processed / elapsed;
+    lines.push(
+      '',
+      '| extraction alone msg/s | engram processed msg/s (one process) | ratio |',
+      '| --- | --- | --- |',
+      `| ${f0(floor)} | ${f0(rate)} | ${(rate / floor).toFixed(2)} |`,
+    );
+  } finally {
+    await engram.close();
+    rmSync(dir, { recursive: true, force: true });
+    if (url) {
+      const admin = openPostgres(ADMIN_URL!, { max: 1 });
+      await admin.query(`DROP DATABASE IF EXISTS ${new URL(url).pathname.slice(1)} WITH (FORCE)`);
+      await admin.close();
+    }
+  }
+  return lines;
+}
+
+async function main() {
+  console.log(
+    `ingest: ${args.data ? 'LoCoMo turns' : 'invented chats'}, ${BATCH} messages per add, ` +
+      `${SECONDS} s per measurement after ${WARMUP} s warm-up, processing ${PROCESS_SECONDS} s`,
+  );
+  for (const driver of args.drivers!.split(',') as ('postgres' | 'pglite')[]) {
+    console.log(`\n## ${driver === 'postgres' ? 'PostgreSQL' : 'embedded (PGlite)'}\n`);
+    for (const line of await benchDriver(driver)) console.log(line);
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
