@@ -44,6 +44,8 @@ const SETTINGS = {
     flag: 'tenant',
     schema: z.string().min(1).max(128).default('local'),
   },
+  metrics: { env: 'ENGRAM_METRICS', flag: undefined, schema: bool.default(true) },
+  accessLog: { env: 'ENGRAM_ACCESS_LOG', flag: undefined, schema: bool.default(false) },
   mcpTools: {
     env: 'ENGRAM_MCP_TOOLS',
     flag: 'mcp-tools',

@@ -12,6 +12,7 @@ import { HttpReranker } from './engine/search/rerank.js';
 import { SearchService } from './engine/search/service.js';
 import { TaskService } from './engine/tasks.js';
 import { VectorIndex } from './engine/vector-index.js';
+import { Metrics } from './observability/metrics.js';
 import { createEmbedder } from './providers/embeddings/index.js';
 import { createLlm, LlmExtractor } from './providers/llm/index.js';
 import { OfflineExtractor } from './providers/offline/index.js';
@@ -37,6 +38,8 @@ export interface Engram {
   readonly search: SearchService;
   readonly queue: TaskQueue;
   readonly events: MemoryEvents;
+  /** Prometheus metrics of this process (GET /metrics). */
+  readonly metrics: Metrics;
   readonly extractor: Extractor;
   readonly embedder: Embedder;
   readonly llm: Llm | undefined;
@@ -74,7 +77,14 @@ export async function openStore(config: Config, command: string): Promise<{ db: 
 }
 
 export async function openEngram(config: Config, opts: OpenOptions): Promise<Engram> {
-  const { db, lock } = opts.db ? { db: opts.db, lock: undefined } : await openStore(config, opts.command);
+  const store = opts.db ? { db: opts.db, lock: undefined } : await openStore(config, opts.command);
+  const lock = store.lock;
+  // `queue` is created below; the gauge reads it only when /metrics is scraped.
+  const metrics: Metrics = new Metrics({
+    dbPoolMax: config.databaseUrl ? config.dbPoolMax : 1,
+    queueDepth: (): Promise<Record<string, number>> => queue.depth(),
+  });
+  const db = metrics.instrumentDb(store.db);
   const closeStore = async () => {
     if (!opts.db) await db.close().catch(() => {});
     lock?.release();
@@ -88,8 +98,10 @@ export async function openEngram(config: Config, opts: OpenOptions): Promise<Eng
   }
   const log = opts.log;
   const llm = createLlm(config, log);
-  const extractor: Extractor = llm ? new LlmExtractor(llm, { logger: log }) : new OfflineExtractor();
-  const embedder = opts.embedder ?? createEmbedder(config);
+  const extractor: Extractor = metrics.instrumentExtractor(
+    llm ? new LlmExtractor(llm, { logger: log }) : new OfflineExtractor(),
+  );
+  const embedder = metrics.instrumentEmbedder(opts.embedder ?? createEmbedder(config));
   let vectorIndex: VectorIndex | undefined;
   if (opts.prepareSearch) {
     try {
@@ -107,6 +119,7 @@ export async function openEngram(config: Config, opts: OpenOptions): Promise<Eng
     concurrency: config.workerConcurrency,
     leaseMs: config.taskLeaseMs,
     maxAttempts: config.taskMaxAttempts,
+    observe: (type, outcome, seconds) => metrics.observeTask(type, outcome, seconds),
   });
   const memory = new MemoryService(
     {
@@ -142,6 +155,7 @@ export async function openEngram(config: Config, opts: OpenOptions): Promise<Eng
     search,
     queue,
     events,
+    metrics,
     extractor,
     embedder,
     llm,

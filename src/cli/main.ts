@@ -14,7 +14,7 @@ const HELP = `engram ${VERSION} - long-term memory for AI agents
 
 Usage:
   engram serve   [--port N] [--host H]
-                 HTTP listener: REST API, MCP at /mcp, /openapi.json
+                 HTTP listener: REST API, MCP at /mcp, /openapi.json, /metrics
   engram mcp     [--tenant NAME] [--mcp-tools agent|all]
                  MCP over stdio for one tenant (through a running owner of the data dir)
   engram keys create --tenant NAME [--api-version v1|v2] [--label TEXT]

@@ -9,6 +9,7 @@ import { mcpHttpHandler } from '../mcp/http.js';
 import { allowedMethods } from './allowed-methods.js';
 import { bearerAuth } from './auth.js';
 import { sendError } from './errors.js';
+import { observeRequests } from './observe.js';
 import { openApiDocument } from './openapi.js';
 import { registerRoutes } from './routes/index.js';
 
@@ -38,6 +39,7 @@ export function createHttpApp(engram: Engram, opts: HttpOptions, log: Logger): H
     c.header('X-Request-Id', id);
     await next();
   });
+  app.use('*', observeRequests(engram.metrics, log, engram.config.accessLog));
 
   app.all('/api/v0/*', () => {
     throw new EngramError('Gone', 'the v0 API is retired: use /api/v2');
@@ -53,6 +55,13 @@ export function createHttpApp(engram: Engram, opts: HttpOptions, log: Logger): H
       return c.json({ status: 'unavailable', driver: engram.db.driver, version: engram.version }, 503);
     }
   });
+
+  // Public, for Prometheus: no tenant data, routes as patterns (ENGRAM_METRICS=false hides it).
+  if (engram.config.metrics)
+    app.get('/metrics', async (c) => {
+      c.header('Content-Type', engram.metrics.contentType);
+      return c.body(await engram.metrics.text());
+    });
 
   // Public: the API's description, derived from the routes mounted below (built on first use).
   let openapi: object | undefined;

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Config, loadConfig } from '../../src/config.js';
-import { createLogger, silentLogger } from '../../src/core/log.js';
+import { createLogger, type Logger, silentLogger } from '../../src/core/log.js';
 import { type Engram, openEngram } from '../../src/engram.js';
 import { type RunningServer, startHttpServer } from '../../src/http/server.js';
 import { createTestDatabase, type Driver, type TestDatabase } from './drivers.js';
@@ -35,13 +35,17 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
 }
 
 /** An engram with its HTTP listener on a loopback port, over a fresh database of driver. */
-export async function startTestServer(driver: Driver, env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(
+  driver: Driver,
+  env: Record<string, string> = {},
+  opts: { log?: Logger } = {},
+): Promise<TestServer> {
   const database = await createTestDatabase(driver);
   const config = testConfig(env);
   // ENGRAM_TEST_LOG=debug shows the server's log while debugging a test
-  const log = process.env['ENGRAM_TEST_LOG']
-    ? createLogger(process.env['ENGRAM_TEST_LOG'] as 'debug')
-    : silentLogger;
+  const log =
+    opts.log ??
+    (process.env['ENGRAM_TEST_LOG'] ? createLogger(process.env['ENGRAM_TEST_LOG'] as 'debug') : silentLogger);
   const engram = await openEngram(config, { command: 'test', log, db: database.db, prepareSearch: true });
   let server: RunningServer;
   try {

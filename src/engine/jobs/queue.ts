@@ -75,6 +75,8 @@ export interface QueueOptions {
   pollMs?: number;
   /** Backoff before retry n (1-based), in ms. */
   backoffMs?: (attempt: number) => number;
+  /** Told how each run of a job ended and how long it took (metrics). */
+  observe?: (type: string, outcome: 'success' | 'retry' | 'failed', seconds: number) => void;
 }
 
 export const chainLock = (tx: Sql, tenantId: string, chainKey: string) =>
@@ -253,6 +255,9 @@ export class TaskQueue {
 
   private async execute(task: TaskRow): Promise<void> {
     const handler = this.handlers.get(task.task_type);
+    const started = performance.now();
+    const observe = (outcome: 'success' | 'retry' | 'failed') =>
+      this.opts.observe?.(task.task_type, outcome, (performance.now() - started) / 1000);
     const heartbeat = setInterval(
       () =>
         void this.db
@@ -268,9 +273,11 @@ export class TaskQueue {
       if (!handler) throw new PermanentJobError(`no handler for task type ${task.task_type}`);
       const result = await handler(task);
       await this.finish(task, 'success', { result });
+      observe('success');
     } catch (err) {
       const permanent = err instanceof PermanentJobError || (err instanceof EngramError && err.status < 500);
       const message = err instanceof Error ? err.message : String(err);
+      observe(!permanent && task.attempts < task.max_attempts ? 'retry' : 'failed');
       if (!permanent && task.attempts < task.max_attempts) {
         this.log.warn('task failed, will retry', {
           task: task.id,
@@ -358,6 +365,14 @@ export class TaskQueue {
         set.add(done);
       });
     }
+  }
+
+  /** Unfinished jobs per state, over every tenant (metrics). */
+  async depth(): Promise<Record<string, number>> {
+    const rows = await this.db.query<{ status: string; n: number }>(
+      `SELECT status, count(*)::int AS n FROM tasks WHERE status IN ('queued', 'processing', 'pending') GROUP BY status`,
+    );
+    return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
   }
 
   async get(tenantId: string, id: string): Promise<TaskRow | undefined> {

@@ -73,6 +73,13 @@ export function listing(tool: AnyTool): Tool {
 
 /** Runs one call; never throws (every failure is an isError result). */
 export async function callTool(tool: AnyTool, env: ToolEnv, args: unknown): Promise<CallToolResult> {
+  const start = performance.now();
+  const result = await runTool(tool, env, args);
+  env.engram.metrics.observeTool(tool.name, !result.isError, (performance.now() - start) / 1000);
+  return result;
+}
+
+async function runTool(tool: AnyTool, env: ToolEnv, args: unknown): Promise<CallToolResult> {
   try {
     const input = validate(tool.input, args ?? {}, [tool.errorRoot ?? 'body']);
     const { data, text } = await tool.run(env, input);
