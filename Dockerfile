@@ -4,7 +4,9 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-RUN npx tsc -p tsconfig.build.json && npm prune --omit=dev
+RUN npx tsc -p tsconfig.build.json && npm prune --omit=dev \
+ && node -e "import('./dist/providers/embeddings/local.js').then((m) => new m.LocalEmbedder().init())"
+# (the last step writes the offline embedder's binary vector cache into node_modules/.cache)
 
 FROM node:20-bookworm-slim
 WORKDIR /app

@@ -63,11 +63,17 @@ export interface OpenOptions {
    * processes). Short commands (keys, migrate) skip it; search does it on first use.
    */
   prepareSearch?: boolean;
+  /** The data dir lock, already acquired by the caller (which then need not wait for the open). */
+  lock?: DataDirLock;
 }
 
-export async function openStore(config: Config, command: string): Promise<{ db: Db; lock?: DataDirLock }> {
+export async function openStore(
+  config: Config,
+  command: string,
+  held?: DataDirLock,
+): Promise<{ db: Db; lock?: DataDirLock }> {
   if (config.databaseUrl) return { db: openPostgres(config.databaseUrl, { max: config.dbPoolMax }) };
-  const lock = acquireLock(config.dataDir, command);
+  const lock = held ?? acquireLock(config.dataDir, command);
   try {
     return { db: await openPglite(join(config.dataDir, 'pg')), lock };
   } catch (err) {
@@ -77,7 +83,7 @@ export async function openStore(config: Config, command: string): Promise<{ db: 
 }
 
 export async function openEngram(config: Config, opts: OpenOptions): Promise<Engram> {
-  const store = opts.db ? { db: opts.db, lock: undefined } : await openStore(config, opts.command);
+  const store = opts.db ? { db: opts.db, lock: undefined } : await openStore(config, opts.command, opts.lock);
   const lock = store.lock;
   // `queue` is created below; the gauge reads it only when /metrics is scraped.
   const metrics: Metrics = new Metrics({

@@ -4,11 +4,6 @@ import { createLogger, type Logger } from '../core/log.js';
 import { VectorConfigError } from '../engine/vector-index.js';
 import { DataDirBusyError } from '../store/lock.js';
 import { VERSION } from '../version.js';
-import { runKeys } from './keys.js';
-import { runMcp } from './mcp.js';
-import { runMigrate } from './migrate.js';
-import { runReindex } from './reindex.js';
-import { runServe } from './serve.js';
 
 const HELP = `engram ${VERSION} - long-term memory for AI agents
 
@@ -105,17 +100,18 @@ async function run(argv: string[]): Promise<number | undefined> {
     positionals: rest,
     out: (l) => process.stdout.write(`${l}\n`),
   };
+  // Each command loads only what it needs (an agent starts `engram mcp` on every launch).
   switch (command) {
     case 'serve':
-      return runServe(ctx);
+      return (await import('./serve.js')).runServe(ctx);
     case 'keys':
-      return runKeys(ctx);
+      return (await import('./keys.js')).runKeys(ctx);
     case 'mcp':
-      return runMcp(ctx);
+      return (await import('./mcp.js')).runMcp(ctx);
     case 'migrate':
-      return runMigrate(ctx);
+      return (await import('./migrate.js')).runMigrate(ctx);
     case 'reindex':
-      return runReindex(ctx);
+      return (await import('./reindex.js')).runReindex(ctx);
     default:
       process.stderr.write(`engram: unknown command "${command}"\n\n${HELP}`);
       return 2;

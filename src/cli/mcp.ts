@@ -1,9 +1,9 @@
 import { openControl } from '../control/client.js';
 import { startControlServer } from '../control/server.js';
 import { TENANT_RE } from '../engine/keys.js';
-import { openEngram } from '../engram.js';
+import type { Engram } from '../engram.js';
 import { serveMcpStream } from '../mcp/stdio.js';
-import { DataDirBusyError, type LockInfo, readOwner } from '../store/lock.js';
+import { acquireLock, DataDirBusyError, type LockInfo, readOwner } from '../store/lock.js';
 import type { CliContext } from './main.js';
 
 /**
@@ -62,7 +62,21 @@ async function bridge(socketPath: string, tenant: string): Promise<number> {
 
 async function serveHere(ctx: CliContext, tenant: string): Promise<number> {
   const { config, log } = ctx;
-  const engram = await openEngram(config, { command: 'mcp', log, prepareSearch: true });
+  // Take the data dir first (a busy dir sends the caller to its owner), then answer the
+  // client's handshake at once while the store opens: tool calls wait for it.
+  const lock = config.databaseUrl ? undefined : acquireLock(config.dataDir, 'mcp');
+  // the engine's modules load while the handshake is answered, too
+  const opening = (async () => {
+    const { openEngram } = await import('../engram.js');
+    const e = await openEngram(config, {
+      command: 'mcp',
+      log,
+      prepareSearch: true,
+      ...(lock ? { lock } : {}),
+    });
+    await e.keys.ensureTenant(tenant);
+    return e;
+  })();
   let bridged = 0;
   let ownDone = false;
   let finish: () => void = () => {};
@@ -70,14 +84,21 @@ async function serveHere(ctx: CliContext, tenant: string): Promise<number> {
   const check = () => {
     if (ownDone && bridged === 0) finish();
   };
+  let engram: Engram | undefined;
   let control: Awaited<ReturnType<typeof startControlServer>> | undefined;
+  const own = serveMcpStream({ config, opening }, tenant, process.stdin, process.stdout).then(() => {
+    ownDone = true;
+    if (bridged > 0) log.info('stdio client gone; serving bridged MCP sessions until they end', { bridged });
+    check();
+  });
   try {
-    await engram.keys.ensureTenant(tenant);
+    engram = await opening;
     if (engram.lock) {
-      control = await startControlServer(engram, async (socket, t) => {
+      const ready = engram;
+      control = await startControlServer(ready, async (socket, t) => {
         bridged++;
         try {
-          await serveMcpStream(engram, t, socket, socket);
+          await serveMcpStream(ready, t, socket, socket);
         } finally {
           bridged--;
           check();
@@ -88,19 +109,19 @@ async function serveHere(ctx: CliContext, tenant: string): Promise<number> {
     log.info(`engram ${engram.version} serving MCP on stdio`, { tenant, driver: engram.db.driver });
     const stop = async () => {
       await control?.close();
-      await engram.close();
+      await engram?.close();
       process.exit(0);
     };
     process.once('SIGINT', () => void stop());
     process.once('SIGTERM', () => void stop());
-    await serveMcpStream(engram, tenant, process.stdin, process.stdout);
-    ownDone = true;
-    if (bridged > 0) log.info('stdio client gone; serving bridged MCP sessions until they end', { bridged });
-    check();
+    await own;
     await allDone;
     return 0;
+  } catch (err) {
+    process.stdin.destroy();
+    throw err;
   } finally {
     await control?.close();
-    await engram.close();
+    await engram?.close();
   }
 }

@@ -33,6 +33,7 @@ export function registerPrompts(mcp: McpServer, env: ToolEnv): void {
       });
       if (!parsed.success) throw new McpError(ErrorCode.InvalidParams, fromZod(parsed.error).message);
       try {
+        await env.ready;
         const { rendered } = await recallFor(env.engram, env.ctx, parsed.data);
         const owner = args.user_id ? `user ${args.user_id}` : `agent ${args.agent_id}`;
         return {

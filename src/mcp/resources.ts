@@ -75,15 +75,19 @@ const MEMORY_TYPE = {
 
 /** Serves resources/* on a low-level server for one tenant; returns the cleanup. */
 export function installResources(server: Server, env: ToolEnv): () => void {
-  const { engram, ctx } = env;
+  const { ctx } = env;
   const subscriptions = new Set<string>();
   server.registerCapabilities({ resources: { subscribe: true, listChanged: false } });
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: TEMPLATES }));
   server.setRequestHandler(ListResourcesRequestSchema, async (req) =>
-    guard(() => listResources(env, req.params?.cursor)),
+    guard(async () => {
+      await env.ready;
+      return listResources(env, req.params?.cursor);
+    }),
   );
   server.setRequestHandler(ReadResourceRequestSchema, async (req) =>
     guard(async () => {
+      await env.ready;
       const text = await readResource(env, req.params.uri);
       return { contents: [{ uri: req.params.uri, mimeType: JSON_TYPE, text }] };
     }),
@@ -96,11 +100,25 @@ export function installResources(server: Server, env: ToolEnv): () => void {
     subscriptions.delete(canonical(req.params.uri));
     return {};
   });
-  return engram.events.on((change) => {
-    if (change.tenantId !== ctx.tenantId || subscriptions.size === 0) return;
-    for (const uri of new Set(urisForChange(change)))
-      if (subscriptions.has(uri)) server.sendResourceUpdated({ uri }).catch(() => {});
-  });
+  const listen = () =>
+    env.engram.events.on((change) => {
+      if (change.tenantId !== ctx.tenantId || subscriptions.size === 0) return;
+      for (const uri of new Set(urisForChange(change)))
+        if (subscriptions.has(uri)) server.sendResourceUpdated({ uri }).catch(() => {});
+    });
+  if (!env.ready) return listen();
+  let stop: (() => void) | undefined;
+  let stopped = false;
+  env.ready.then(
+    () => {
+      if (!stopped) stop = listen();
+    },
+    () => {},
+  );
+  return () => {
+    stopped = true;
+    stop?.();
+  };
 }
 
 function canonical(uri: string): string {

@@ -1,10 +1,18 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Config } from '../config.js';
 import type { Ctx } from '../engine/memory/deps.js';
 import type { Engram } from '../engram.js';
+import { VERSION } from '../version.js';
 import { registerPrompts } from './prompts.js';
 import { installResources } from './resources.js';
 import { toolsFor } from './tools/index.js';
-import { installTools } from './tools/tool.js';
+import { installTools, type ToolEnv } from './tools/tool.js';
+
+/** An engine still opening: the server answers the handshake and lists at once, and waits for it for the rest. */
+export interface PendingEngram {
+  config: Config;
+  opening: Promise<Engram>;
+}
 
 const INSTRUCTIONS = `engram is long-term memory. Call recall before answering when earlier conversations, \
 the user's preferences or your own past work could matter; call remember with the new turns of a \
@@ -18,13 +26,21 @@ agent's own cases and skills.`;
  * so that argument errors read exactly like REST errors and resource listings paginate;
  * prompts use McpServer's registry. Create one per connection or HTTP session.
  */
-export function createMcpServer(engram: Engram, ctx: Ctx): McpServer {
+export function createMcpServer(source: Engram | PendingEngram, ctx: Ctx): McpServer {
   const mcp = new McpServer(
-    { name: 'engram', title: 'engram memory', version: engram.version },
+    { name: 'engram', title: 'engram memory', version: VERSION },
     { instructions: INSTRUCTIONS },
   );
-  const env = { engram, ctx };
-  installTools(mcp.server, toolsFor(engram.config.mcpTools), env);
+  const env: ToolEnv =
+    'opening' in source
+      ? { engram: undefined as unknown as Engram, ctx, ready: undefined }
+      : { engram: source, ctx };
+  if ('opening' in source)
+    env.ready = source.opening.then((e) => {
+      env.engram = e;
+    });
+  env.ready?.catch(() => {}); // the opener reports the failure; handlers see it too
+  installTools(mcp.server, toolsFor(source.config.mcpTools), env);
   const stopEvents = installResources(mcp.server, env);
   registerPrompts(mcp, env);
   const previous = mcp.server.onclose;

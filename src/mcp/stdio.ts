@@ -3,7 +3,7 @@ import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { McpSocketHandler } from '../control/server.js';
 import type { Engram } from '../engram.js';
-import { createMcpServer } from './server.js';
+import { createMcpServer, type PendingEngram } from './server.js';
 
 /**
  * MCP over a byte stream pair (newline-delimited JSON-RPC): the process's stdin/stdout
@@ -11,7 +11,7 @@ import { createMcpServer } from './server.js';
  * Resolves when the peer has gone (input ended) and the server is closed.
  */
 export async function serveMcpStream(
-  engram: Engram,
+  engram: Engram | PendingEngram,
   tenant: string,
   input: Readable,
   output: Writable,

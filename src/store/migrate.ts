@@ -23,7 +23,10 @@ export async function migrate(db: Db, migrations: readonly Migration[] = MIGRATI
     if (code !== '23505' && code !== '42P07') throw err;
   }
   const applied: number[] = [];
-  for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
+  // An up-to-date database (every start but the first) costs one read, no transaction.
+  const have = new Set(await appliedMigrations(db));
+  const pending = migrations.filter((m) => !have.has(m.version));
+  for (const m of [...pending].sort((a, b) => a.version - b.version)) {
     const done = await db.transaction(async (tx) => {
       await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
       const seen = await tx.query('SELECT 1 FROM schema_migrations WHERE version = $1', [m.version]);

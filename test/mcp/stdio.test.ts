@@ -58,6 +58,10 @@ describe.each(DRIVERS)('engram mcp over stdio [%s]', (driver) => {
     expect(resourceTemplates.length).toBeGreaterThanOrEqual(5);
     const { prompts } = await session.client.listPrompts();
     expect(prompts.map((p) => p.name)).toContain('recall_context');
+    // the handshake is answered while the store opens; the log says when it is open
+    const until = Date.now() + 60_000;
+    while (!session.stderr().includes('serving MCP on stdio') && Date.now() < until)
+      await new Promise((r) => setTimeout(r, 50));
     expect(session.stderr()).toContain('serving MCP on stdio');
     expect(session.errors).toEqual([]);
   });

@@ -1,4 +1,5 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { readdirSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -87,6 +88,35 @@ describe('local embedder (offline word vectors)', () => {
       await expect(new LocalEmbedder({ vectorsPath: file }).embed(['x'])).rejects.toThrow(
         /not a word-vector file.*expected 100 dimensions/,
       );
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps the vectors of an installed package in a binary cache that later processes read', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'engram-vectors-'));
+    try {
+      const unit = (i: number) => Array.from({ length: 100 }, (_, d) => (d === i ? '1' : '0')).join(',');
+      await mkdir(join(dir, 'node_modules', 'vecs'), { recursive: true });
+      const file = join(dir, 'node_modules', 'vecs', 'v.json');
+      // a duplicate word keeps its first vector; a key with escapes and a non-ASCII word
+      await writeFile(
+        file,
+        '{"dimensions":100,"size":4,"vectors":{' +
+          `"alpha":[${unit(0)}],"\\"q\\"":[${unit(1)}],"café":[${unit(2)}],"alpha":[${unit(3)}]}}`,
+      );
+      const texts = ['alpha', 'café au lait', '"q"', 'unknown words only'];
+      const parsed = await new LocalEmbedder({ vectorsPath: file }).embed(texts);
+      const cached = readdirSync(join(dir, 'node_modules', '.cache', 'engram'));
+      expect(cached).toHaveLength(1);
+      expect(cached[0]).toMatch(/^v-v1-\d+-\d+\.bin$/);
+      const fromCache = await new LocalEmbedder({ vectorsPath: file }).embed(texts);
+      expect(fromCache).toEqual(parsed);
+      expect(fromCache[0]![0]).toBeCloseTo(Math.sqrt(0.8), 6);
+      expect(fromCache[1]![2]).toBeGreaterThan(0.3);
+      // a corrupt cache is ignored and rewritten
+      await writeFile(join(dir, 'node_modules', '.cache', 'engram', cached[0]!), 'not a cache');
+      expect(await new LocalEmbedder({ vectorsPath: file }).embed(texts)).toEqual(parsed);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

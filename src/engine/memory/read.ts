@@ -1,6 +1,6 @@
 import type { FilterNode } from '../../contract/filters.js';
 import type { GetData, GetInput } from '../../contract/memory-read.js';
-import type { Db } from '../../core/db.js';
+import type { Db, Sql } from '../../core/db.js';
 import { compileFilter } from '../filters.js';
 import type { Ctx } from './deps.js';
 import {
@@ -131,7 +131,7 @@ function combinedFilter(input: GetInput): FilterNode | undefined {
 }
 
 /** Live atomic facts of the given episodes, grouped by episode. */
-export async function factsFor(db: Db, ctx: Ctx, episodeIds: string[]): Promise<Map<string, FactRow[]>> {
+export async function factsFor(db: Sql, ctx: Ctx, episodeIds: string[]): Promise<Map<string, FactRow[]>> {
   const map = new Map<string, FactRow[]>();
   if (!episodeIds.length) return map;
   const rows = await db.query<FactRow>(

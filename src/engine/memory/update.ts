@@ -1,4 +1,5 @@
 import type { UpdateData, UpdateInput } from '../../contract/memory-write.js';
+import type { Sql } from '../../core/db.js';
 import { notFound } from '../../core/errors.js';
 import type { TaskRow } from '../jobs/queue.js';
 import { leadSentences, sentences } from '../text.js';
@@ -16,7 +17,7 @@ import { EPISODE_COLUMNS, type EpisodeRow, episodeItem } from './serialize.js';
  * episode, so the edit survives later consolidation.
  */
 export async function updateEpisode(deps: MemoryDeps, ctx: Ctx, input: UpdateInput): Promise<UpdateData> {
-  const current = await loadEpisode(deps, ctx, input.memory_id);
+  const current = await loadEpisode(deps.db, ctx, input.memory_id);
   const patch = {
     episode: input.patch.episode ?? current.episode,
     subject: input.patch.subject ?? current.subject,
@@ -30,7 +31,8 @@ export async function updateEpisode(deps: MemoryDeps, ctx: Ctx, input: UpdateInp
     return { ...episodeItem(current, facts.get(current.id) ?? []), unchanged: true };
   }
   const [vec] = await deps.embedder.embed([episodeEmbeddingText(patch)]);
-  await deps.db.transaction(async (tx) => {
+  // The answer is read in the transaction: a worker may refresh the episode the moment it commits.
+  const { updated, facts } = await deps.db.transaction(async (tx) => {
     await tx.query(
       `UPDATE episodes SET episode = $3, subject = $4, summary = $5, embedding = $6::vector, edited_at = now(),
               reflect_state = CASE WHEN $7::boolean THEN 'pending' ELSE coalesce(reflect_state, 'done') END,
@@ -57,6 +59,7 @@ export async function updateEpisode(deps: MemoryDeps, ctx: Ctx, input: UpdateInp
         objectId: current.id,
         payload: { episode_id: current.id },
       });
+    return { updated: await loadEpisode(tx, ctx, current.id), facts: await factsFor(tx, ctx, [current.id]) };
   });
   deps.queue.wake();
   deps.events.emit({
@@ -68,13 +71,11 @@ export async function updateEpisode(deps: MemoryDeps, ctx: Ctx, input: UpdateInp
     ids: [current.id],
     action: 'updated',
   });
-  const updated = await loadEpisode(deps, ctx, current.id);
-  const facts = await factsFor(deps.db, ctx, [current.id]);
   return { ...episodeItem(updated, facts.get(current.id) ?? []), unchanged: false };
 }
 
-async function loadEpisode(deps: MemoryDeps, ctx: Ctx, id: string): Promise<EpisodeRow> {
-  const rows = await deps.db.query<EpisodeRow>(
+async function loadEpisode(db: Sql, ctx: Ctx, id: string): Promise<EpisodeRow> {
+  const rows = await db.query<EpisodeRow>(
     `SELECT ${EPISODE_COLUMNS} FROM episodes WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL`,
     [ctx.tenantId, id.toLowerCase()],
   );

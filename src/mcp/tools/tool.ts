@@ -17,6 +17,11 @@ import { errorResult, toolError } from '../errors.js';
 export interface ToolEnv {
   engram: Engram;
   ctx: Ctx;
+  /**
+   * Set while the engine is still opening (stdio start: the handshake is answered at once);
+   * handlers that touch the engine wait for it.
+   */
+  ready?: Promise<unknown>;
 }
 
 export interface ToolOutcome<O> {
@@ -105,6 +110,7 @@ export function installTools(server: Server, tools: AnyTool[], env: ToolEnv): vo
     const tool = byName.get(req.params.name);
     if (!tool)
       return errorResult(new EngramError('NotFound', `no tool named ${req.params.name}`, { param: 'name' }));
+    await env.ready;
     return callTool(tool, env, req.params.arguments);
   });
 }

