@@ -3,7 +3,7 @@ import { startControlServer } from '../control/server.js';
 import { TENANT_RE } from '../engine/keys.js';
 import type { Engram } from '../engram.js';
 import { serveMcpStream } from '../mcp/stdio.js';
-import { acquireLock, DataDirBusyError, type LockInfo, readOwner } from '../store/lock.js';
+import { acquireLock, DataDirBusyError, waitForOwnerSocket } from '../store/lock.js';
 import type { CliContext } from './main.js';
 
 /**
@@ -25,7 +25,7 @@ export async function runMcp(ctx: CliContext): Promise<number> {
   }
   if (config.databaseUrl) return serveHere(ctx, tenant);
   for (let attempt = 0; ; attempt++) {
-    const owner = await ownerWithSocket(config.dataDir);
+    const owner = await waitForOwnerSocket(config.dataDir);
     if (owner?.socket) return bridge(owner.socket, tenant);
     if (owner) throw new DataDirBusyError(config.dataDir, owner);
     try {
@@ -34,16 +34,6 @@ export async function runMcp(ctx: CliContext): Promise<number> {
       // another process took the data dir between our look and our lock: go through it
       if (!(err instanceof DataDirBusyError) || attempt >= 3) throw err;
     }
-  }
-}
-
-/** The owner, once it listens on its control socket (a starting or short-lived owner gets a moment). */
-async function ownerWithSocket(dataDir: string, timeoutMs = 15_000): Promise<LockInfo | undefined> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const owner = readOwner(dataDir);
-    if (!owner || owner.socket || Date.now() > until) return owner;
-    await new Promise((r) => setTimeout(r, 100));
   }
 }
 

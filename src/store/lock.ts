@@ -125,3 +125,21 @@ function makeLock(path: string, info: LockInfo): DataDirLock {
     release,
   };
 }
+
+/**
+ * The owner of dataDir, once it listens on its control socket. A serving owner (serve, mcp)
+ * opens the socket when its store is ready, which on a new data dir and a loaded machine can
+ * take a while: wait for it as long as that owner lives (up to two minutes).
+ */
+export async function waitForOwnerSocket(
+  dataDir: string,
+  timeoutMs = 120_000,
+): Promise<LockInfo | undefined> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const owner = readOwner(dataDir);
+    const serving = owner?.command === 'serve' || owner?.command === 'mcp';
+    if (!owner || owner.socket || !serving || Date.now() > until) return owner;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
