@@ -15,6 +15,7 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY package.json ./
 COPY bin ./bin
+COPY ui ./ui
 RUN ln -s /app/bin/engram.js /usr/local/bin/engram \
  && mkdir -p /app/data && chown node:node /app/data
 # Without DATABASE_URL the embedded store lives in /app/data (mount a volume there to keep it).

@@ -12,6 +12,7 @@ import { sendError } from './errors.js';
 import { observeRequests } from './observe.js';
 import { openApiDocument } from './openapi.js';
 import { registerRoutes } from './routes/index.js';
+import { inspectorRoutes } from './ui.js';
 
 export type HttpEnv = { Variables: { requestId: string; principal: Principal } };
 
@@ -69,6 +70,9 @@ export function createHttpApp(engram: Engram, opts: HttpOptions, log: Logger): H
     openapi ??= openApiDocument(app, engram.version);
     return c.json(openapi);
   });
+
+  // Public: the web inspector's page and assets (the page asks for a key and calls the API).
+  inspectorRoutes(app);
 
   app.use(
     '*',

@@ -12,7 +12,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { GetInput } from '../contract/memory-read.js';
 import { EngramError, fromZod, toEngramError } from '../core/errors.js';
-import { listOwners, memoryById } from './catalog.js';
+import { listOwners } from '../engine/memory/owners.js';
+import { memoryById } from './catalog.js';
 import type { ToolEnv } from './tools/tool.js';
 import { formatUri, OWNER_KINDS, parseUri, type ResourceRef, urisForChange } from './uris.js';
 

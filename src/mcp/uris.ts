@@ -1,5 +1,6 @@
 import type { MemoryChange } from '../engine/events.js';
-import type { ItemKind, OwnerKind } from './catalog.js';
+import type { OwnerKind } from '../engine/memory/owners.js';
+import type { ItemKind } from './catalog.js';
 
 /**
  * engram resource URIs. Every variable segment is percent-encoded (encodeURIComponent),

@@ -1,6 +1,7 @@
 import type { Hono } from 'hono';
 import type { Engram } from '../../engram.js';
 import type { HttpEnv } from '../app.js';
+import { inspectRoutes } from './inspect.js';
 import { memoryRoutes } from './memory.js';
 import { taskRoutes } from './tasks.js';
 
@@ -8,4 +9,5 @@ import { taskRoutes } from './tasks.js';
 export function registerRoutes(app: Hono<HttpEnv>, engram: Engram): void {
   memoryRoutes(app, engram);
   taskRoutes(app, engram);
+  inspectRoutes(app, engram);
 }
