@@ -9,6 +9,8 @@
  * - baseline `pglite`: a bare process that opens the embedded store (PGlite + pgvector) and
  *   closes it, the floor of anything that reads the data dir;
  * - `mcp ready`: `engram mcp` from spawn to its `initialize` answer;
+ * - `mcp ready, new dir` / `mcp recall, new dir`: the same on a data dir created by that run
+ *   (the store is created and migrated while the handshake is answered);
  * - `mcp recall`: from spawn to the answer of a first `recall` sent right after initialize;
  * - `recall after ready`: the same recall, counted from the initialize answer;
  * - `serve /health`: `node bin/engram.js serve` from spawn to a 200 on /health, and
@@ -150,6 +152,8 @@ async function main(): Promise<void> {
     const rows: Record<string, number[]> = {
       node: [],
       pglite: [],
+      'mcp ready, new dir': [],
+      'mcp recall, new dir': [],
       'mcp ready': [],
       'mcp recall': [],
       'recall after ready': [],
@@ -159,6 +163,14 @@ async function main(): Promise<void> {
     for (let i = 0; i < RUNS; i++) {
       rows['node']!.push(await exitTime(['-e', '0']));
       rows['pglite']!.push(await exitTime(['-e', pgOpen]));
+      const fresh = mkdtempSync(join(tmpdir(), 'engram-bench-start-new-'));
+      try {
+        const n = await mcpRun(fresh);
+        rows['mcp ready, new dir']!.push(n.ready);
+        rows['mcp recall, new dir']!.push(n.recall);
+      } finally {
+        rmSync(fresh, { recursive: true, force: true });
+      }
       const m = await mcpRun(dataDir);
       rows['mcp ready']!.push(m.ready);
       rows['mcp recall']!.push(m.recall);
