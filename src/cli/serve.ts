@@ -15,6 +15,7 @@ export async function runServe(ctx: CliContext): Promise<undefined> {
   void embedder.init?.().catch((err: unknown) => log.warn('embedder warm-up failed', { err }));
   log.info(`engram ${engram.version} listening on ${http.url}`, {
     driver: engram.db.driver,
+    inspector: `${http.url}/ui`,
     ...(engram.db.driver === 'pglite' ? { data_dir: config.dataDir } : {}),
   });
 
