@@ -27,11 +27,17 @@ export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
         parse: (x: string) => JSON.parse(x),
       },
     },
-    connection: { application_name: 'engram' },
+    connection: { application_name: 'engram', plan_cache_mode: 'force_custom_plan' },
   });
   const wrap = (q: postgres.Sql | postgres.TransactionSql): Sql => ({
     async query<T extends Row>(text: string, params: readonly unknown[] = []) {
-      const rows = await q.unsafe(text, params as postgres.ParameterOrJSON<never>[]);
+      // Named (prepared) statements: an unnamed statement with parameters costs postgres.js
+      // two round trips (Parse/Describe, then Bind/Execute); a statement it has prepared on
+      // this connection costs one. plan_cache_mode below keeps every execution planned for
+      // its own parameters, as an unnamed statement is.
+      const rows = await q.unsafe(text, params as postgres.ParameterOrJSON<never>[], {
+        prepare: params.length > 0,
+      });
       return rows as unknown as T[];
     },
   });

@@ -116,7 +116,9 @@ export function inventConversations(count: number, sessionsEach = 20): Conversat
 /**
  * An endless stream of add requests for one client: the conversation's sessions in order,
  * `batch` turns per request, speakers suffixed with `owner` so that every client writes its
- * own owners and sessions; when the conversation ends it starts over a year later.
+ * own owners and sessions; when the conversation ends it starts over a year later, in a new
+ * engram session. One engram session holds the whole conversation, as an agent's thread
+ * with a user would: each LoCoMo session starts on a new day, which is an extraction boundary.
  */
 export function* addRequests(
   conv: Conversation,
@@ -124,11 +126,11 @@ export function* addRequests(
   batch: number,
 ): Generator<{ session_id: string; messages: BenchMessage[] }> {
   for (let round = 0; ; round++) {
-    for (const [s, session] of conv.sessions.entries()) {
+    for (const session of conv.sessions) {
       const start = session.start + round * 366 * 86_400_000;
       for (let i = 0; i < session.turns.length; i += batch)
         yield {
-          session_id: `${owner}-r${round}-s${s}`,
+          session_id: `${owner}-r${round}`,
           messages: session.turns.slice(i, i + batch).map((t, j) => ({
             sender_id: `${t.speaker.toLowerCase()}-${owner}`,
             sender_name: t.speaker,

@@ -26,7 +26,8 @@
  * Conversations: LoCoMo turns read from --data (never copied), else invented chats.
  */
 import { fork } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,7 +43,8 @@ import { boundaryRules, type Engram, openEngram } from '../../src/engram.js';
 import { startHttpServer } from '../../src/http/server.js';
 import { openPostgres } from '../../src/store/postgres.js';
 import { addRequests, type Conversation, inventConversations, readLocomo } from './conversations.js';
-import type { LoadResult, LoadSpec } from './load.js';
+import type { LoadSpec } from './load.js';
+import { type LoadResult, measureWindow } from './window.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -53,6 +55,8 @@ const { values: args } = parseArgs({
     seconds: { type: 'string', default: '10' },
     'warmup-seconds': { type: 'string', default: '2' },
     'process-seconds': { type: 'string', default: '20' },
+    /** Writes a CPU profile of this process for each measured engram window into this dir. */
+    'cpu-prof': { type: 'string' },
   },
 });
 const CLIENTS = args.clients!.split(',').map(Number);
@@ -63,6 +67,30 @@ const PROCESS_SECONDS = Number(args['process-seconds']);
 const ADMIN_URL = process.env['DATABASE_URL'] ?? process.env['ENGRAM_TEST_DATABASE_URL'];
 const conversations: Conversation[] = args.data ? readLocomo(args.data) : inventConversations(10);
 
+/** Runs fn under the inspector's CPU profiler when --cpu-prof is given. */
+async function profiled<T>(name: string, fn: () => Promise<T>): Promise<T> {
+  const dir = args['cpu-prof'];
+  if (!dir) return fn();
+  const session = new Session();
+  session.connect();
+  const post = (method: string, params?: object) =>
+    new Promise<any>((res, rej) => session.post(method, params, (err, r) => (err ? rej(err) : res(r))));
+  await post('Profiler.enable');
+  await post('Profiler.start');
+  try {
+    return await fn();
+  } finally {
+    const { profile } = await post('Profiler.stop');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
+    session.disconnect();
+  }
+}
+
+const cpuMsSince = (start: NodeJS.CpuUsage) => {
+  const d = process.cpuUsage(start);
+  return (d.user + d.system) / 1000;
+};
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]! : 0;
@@ -71,14 +99,11 @@ const f0 = (x: number) => Math.round(x).toLocaleString('en-US');
 
 /** `clients` loops inserting the same rows as the adds would, one INSERT per add. */
 async function rawInserts(db: Db, clients: number, prefix: string): Promise<LoadResult> {
-  const t0 = performance.now();
-  const from = t0 + WARMUP * 1000;
-  const until = from + SECONDS * 1000;
-  const out: LoadResult = { messages: 0, requests: 0, errors: [], latenciesMs: [], seconds: SECONDS };
+  const w = measureWindow(WARMUP, SECONDS);
   await Promise.all(
     Array.from({ length: clients }, async (_, c) => {
       const gen = addRequests(conversations[c % conversations.length]!, `${prefix}c${c}`, BATCH);
-      while (performance.now() < until) {
+      while (w.open()) {
         const next = gen.next().value!;
         const started = performance.now();
         await insertMessages(
@@ -89,16 +114,11 @@ async function rawInserts(db: Db, clients: number, prefix: string): Promise<Load
           next.messages,
           `task_raw_${newId()}`,
         );
-        const ended = performance.now();
-        if (started >= from && ended <= until) {
-          out.messages += next.messages.length;
-          out.requests++;
-          out.latenciesMs.push(ended - started);
-        }
+        w.record(started, performance.now(), next.messages.length);
       }
     }),
   );
-  return out;
+  return w.result;
 }
 
 /** Runs the HTTP clients in a child process, so that they do not share the server's event loop. */
@@ -197,28 +217,36 @@ async function benchDriver(driver: 'postgres' | 'pglite'): Promise<string[]> {
     const server = await startHttpServer(engram);
     const { key } = await engram.keys.create('bench');
     lines.push(
-      '| clients | raw INSERT msg/s | engram acknowledged msg/s | ratio | add p50 / p95 ms (raw p50 / p95) |',
-      '| --- | --- | --- | --- | --- |',
+      '| clients | raw INSERT msg/s | engram acknowledged msg/s | ratio | add p50 / p95 ms (raw p50 / p95) | CPU µs per message: server + clients (raw) |',
+      '| --- | --- | --- | --- | --- | --- |',
     );
     for (const clients of CLIENTS) {
+      const rawCpu = process.cpuUsage();
       const raw = await rawInserts(engram.db, clients, `raw${clients}`);
-      const got = await httpLoad({
-        url: server.url,
-        key,
-        clients,
-        batch: BATCH,
-        seconds: SECONDS,
-        warmupSeconds: WARMUP,
-        conversations,
-        prefix: `k${clients}`,
-      });
+      const rawCpuMs = cpuMsSince(rawCpu);
+      const cpu = process.cpuUsage();
+      const got = await profiled(`${driver}-ack-${clients}`, () =>
+        httpLoad({
+          url: server.url,
+          key,
+          clients,
+          batch: BATCH,
+          seconds: SECONDS,
+          warmupSeconds: WARMUP,
+          conversations,
+          prefix: `k${clients}`,
+        }),
+      );
+      const serverCpuMs = cpuMsSince(cpu);
       if (got.errors.length) throw new Error(`adds failed: ${got.errors.join('\n')}`);
       const rawRate = raw.messages / raw.seconds;
       const rate = got.messages / got.seconds;
       lines.push(
         `| ${clients} | ${f0(rawRate)} | ${f0(rate)} | ${(rate / rawRate).toFixed(2)} | ` +
           `${pct(got.latenciesMs, 50).toFixed(1)} / ${pct(got.latenciesMs, 95).toFixed(1)} ` +
-          `(${pct(raw.latenciesMs, 50).toFixed(1)} / ${pct(raw.latenciesMs, 95).toFixed(1)}) |`,
+          `(${pct(raw.latenciesMs, 50).toFixed(1)} / ${pct(raw.latenciesMs, 95).toFixed(1)}) | ` +
+          `${f0((serverCpuMs * 1000) / got.total)} + ${f0((got.cpuMs * 1000) / got.total)} ` +
+          `(${f0((rawCpuMs * 1000) / raw.total)}) |`,
       );
     }
     await server.close();
@@ -227,9 +255,11 @@ async function benchDriver(driver: 'postgres' | 'pglite'): Promise<string[]> {
     const floor = await extractionFloor(engram, PROCESS_SECONDS / 2);
     const before = await countExtracted(engram.db);
     const t0 = performance.now();
-    await engram.queue.start(false);
-    await new Promise((r) => setTimeout(r, PROCESS_SECONDS * 1000));
-    const processed = (await countExtracted(engram.db)) - before;
+    const processed = await profiled(`${driver}-process`, async () => {
+      await engram.queue.start(false);
+      await new Promise((r) => setTimeout(r, PROCESS_SECONDS * 1000));
+      return (await countExtracted(engram.db)) - before;
+    });
     const elapsed = (performance.now() - t0) / 1000;
     await engram.queue.stop();
     const rate = processed / elapsed;

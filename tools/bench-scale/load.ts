@@ -7,6 +7,7 @@
  */
 import { Agent, request } from 'node:http';
 import { addRequests, type Conversation } from './conversations.js';
+import { type LoadResult, measureWindow } from './window.js';
 
 export interface LoadSpec {
   url: string;
@@ -19,14 +20,6 @@ export interface LoadSpec {
   /** Prefix of owners and sessions, unique per run. */
   prefix: string;
 }
-export interface LoadResult {
-  messages: number;
-  requests: number;
-  errors: string[];
-  latenciesMs: number[];
-  seconds: number;
-}
-
 async function run(spec: LoadSpec): Promise<LoadResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: spec.clients });
   const url = new URL('/api/v2/memory/add', spec.url);
@@ -42,34 +35,30 @@ async function run(spec: LoadSpec): Promise<LoadResult> {
       req.on('error', reject);
       req.end(body);
     });
-  const t0 = performance.now();
-  const from = t0 + spec.warmupSeconds * 1000;
-  const until = from + spec.seconds * 1000;
-  const out: LoadResult = { messages: 0, requests: 0, errors: [], latenciesMs: [], seconds: spec.seconds };
+  const cpu0 = process.cpuUsage();
+  const w = measureWindow(spec.warmupSeconds, spec.seconds);
   await Promise.all(
     Array.from({ length: spec.clients }, async (_, c) => {
       const conv = spec.conversations[c % spec.conversations.length]!;
       const gen = addRequests(conv, `${spec.prefix}c${c}`, spec.batch);
-      while (performance.now() < until) {
+      while (w.open()) {
         const next = gen.next().value!;
         const body = JSON.stringify({ ...next, async_mode: true });
         const started = performance.now();
         const res = await post(body);
         const ended = performance.now();
         if (res.status !== 202) {
-          if (out.errors.length < 5) out.errors.push(`${res.status} ${res.text.slice(0, 300)}`);
+          if (w.result.errors.length < 5) w.result.errors.push(`${res.status} ${res.text.slice(0, 300)}`);
           continue;
         }
-        if (started >= from && ended <= until) {
-          out.messages += next.messages.length;
-          out.requests++;
-          out.latenciesMs.push(ended - started);
-        }
+        w.record(started, ended, next.messages.length);
       }
     }),
   );
   agent.destroy();
-  return out;
+  const cpu = process.cpuUsage(cpu0);
+  w.result.cpuMs = (cpu.user + cpu.system) / 1000;
+  return w.result;
 }
 
 process.once('message', (spec: LoadSpec) => {

@@ -79,8 +79,11 @@ export interface QueueOptions {
   observe?: (type: string, outcome: 'success' | 'retry' | 'failed', seconds: number) => void;
 }
 
+const chainLockKey = (tenantId: string, chainKey: string) => JSON.stringify([tenantId, chainKey]);
+
+/** The lock that orders a chain's enqueues and finishes (engram_enqueue takes the same). */
 export const chainLock = (tx: Sql, tenantId: string, chainKey: string) =>
-  tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 7))', [JSON.stringify([tenantId, chainKey])]);
+  tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 7))', [chainLockKey(tenantId, chainKey)]);
 
 export class TaskQueue {
   readonly workerId = `w_${process.pid}_${randomBytes(4).toString('hex')}`;
@@ -136,39 +139,42 @@ export class TaskQueue {
     sweep.timer.unref();
   }
 
-  /** Records a job inside the caller's transaction; it becomes visible when that commits. */
-  async enqueue(tx: Sql, spec: EnqueueSpec): Promise<{ id: string; status: 'queued' | 'pending' }> {
+  /**
+   * Records a job inside the caller's transaction; it becomes visible when that commits.
+   * One statement (engram_enqueue). `with`: a statement that must commit with the job,
+   * given the job's id, sent with it in the same round trip as a data-modifying WITH
+   * clause (its parameters are numbered from $1; the job's follow them).
+   */
+  async enqueue(
+    q: Sql,
+    spec: EnqueueSpec,
+    withStatement?: (taskId: string) => { sql: string; params: unknown[] },
+  ): Promise<{ id: string; status: 'queued' | 'pending' }> {
     const id = newTaskId();
-    let status: 'queued' | 'pending' = 'queued';
-    if (spec.chainKey) {
-      await chainLock(tx, spec.tenantId, spec.chainKey);
-      const ahead = await tx.query(
-        `SELECT 1 FROM tasks WHERE tenant_id = $1 AND chain_key = $2
-           AND status IN ('queued', 'processing', 'pending') LIMIT 1`,
-        [spec.tenantId, spec.chainKey],
-      );
-      if (ahead.length) status = 'pending';
-    }
-    await tx.query(
-      `INSERT INTO tasks (tenant_id, id, task_type, status, app_id, project_id, session_id, chain_key,
-                          object, object_id, payload, max_attempts)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::jsonb, $12)`,
-      [
-        spec.tenantId,
-        id,
-        spec.type,
-        status,
-        spec.appId ?? null,
-        spec.projectId ?? null,
-        spec.sessionId ?? null,
-        spec.chainKey ?? null,
-        spec.object ?? null,
-        spec.objectId ?? null,
-        JSON.stringify(spec.payload ?? {}),
-        spec.maxAttempts ?? this.opts.maxAttempts ?? 5,
-      ],
+    const w = withStatement?.(id);
+    const params = [
+      ...(w?.params ?? []),
+      spec.tenantId,
+      id,
+      spec.type,
+      spec.appId ?? null,
+      spec.projectId ?? null,
+      spec.sessionId ?? null,
+      spec.chainKey ?? null,
+      spec.chainKey ? chainLockKey(spec.tenantId, spec.chainKey) : null,
+      spec.object ?? null,
+      spec.objectId ?? null,
+      JSON.stringify(spec.payload ?? {}),
+      spec.maxAttempts ?? this.opts.maxAttempts ?? 5,
+    ];
+    const n = w?.params.length ?? 0;
+    const args = Array.from({ length: 12 }, (_, k) => `$${n + k + 1}`);
+    args[10] += '::jsonb';
+    const rows = await q.query<{ status: 'queued' | 'pending' }>(
+      `${w ? `WITH w AS (${w.sql}) ` : ''}SELECT engram_enqueue(${args.join(', ')}) AS status`,
+      params,
     );
-    return { id, status };
+    return { id, status: rows[0]!.status };
   }
 
   /** Starts polling for work. `recoverOrphans`: this process is the only worker (embedded). */

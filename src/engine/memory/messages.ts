@@ -21,44 +21,62 @@ export interface MessageRow extends Row {
   segment_id: string | null;
 }
 
-/** Inserts messages in request order (state `queued`, owned by taskId); returns their ids. */
+/**
+ * The statement inserting messages in request order (state `queued`, owned by taskId), for
+ * any number of messages: one jsonb parameter read by jsonb_to_recordset, so the statement
+ * text is the same whatever the count. Returns it with the new messages' ids.
+ */
+export function messagesInsert(
+  tenantId: string,
+  scope: Scope,
+  sessionId: string,
+  messages: readonly MessageInput[],
+  taskId: string,
+): { sql: string; params: unknown[]; ids: string[] } {
+  const ids = messages.map(() => newId());
+  const rows = messages.map((m, i) => ({
+    i,
+    id: ids[i],
+    sender_id: m.sender_id,
+    sender_name: m.sender_name ?? null,
+    role: m.role,
+    content: messageText(m.content),
+    content_items: typeof m.content === 'string' ? null : m.content,
+    tool_calls: m.tool_calls?.length ? m.tool_calls : null,
+    tool_call_id: m.tool_call_id ?? null,
+    ts: m.timestamp,
+  }));
+  return {
+    sql: `INSERT INTO messages (tenant_id, id, app_id, project_id, session_id, sender_id, sender_name, role, content,
+                                content_items, tool_calls, tool_call_id, ts, state, task_id)
+          SELECT $1, x.id, $2, $3, $4, x.sender_id, x.sender_name, x.role, x.content,
+                 x.content_items, x.tool_calls, x.tool_call_id, x.ts, 'queued', $5
+          FROM jsonb_to_recordset($6::jsonb) AS x(i int, id text, sender_id text, sender_name text, role text,
+               content text, content_items jsonb, tool_calls jsonb, tool_call_id text, ts bigint)
+          ORDER BY x.i`,
+    params: [tenantId, scope.appId, scope.projectId, sessionId, taskId, JSON.stringify(rows, wellFormed)],
+    ids,
+  };
+}
+
+/**
+ * A lone UTF-16 surrogate becomes U+FFFD, as a text parameter's UTF-8 encoding makes it
+ * (jsonb refuses the escape JSON.stringify would write for it).
+ */
+const wellFormed = (_key: string, v: unknown) =>
+  typeof v === 'string' ? (v as string & { toWellFormed(): string }).toWellFormed() : v;
+
+/** Inserts messages (messagesInsert) as one statement of its own; returns their ids. */
 export async function insertMessages(
-  tx: Sql,
+  q: Sql,
   tenantId: string,
   scope: Scope,
   sessionId: string,
   messages: readonly MessageInput[],
   taskId: string,
 ): Promise<string[]> {
-  const ids = messages.map(() => newId());
-  const CHUNK = 100;
-  for (let start = 0; start < messages.length; start += CHUNK) {
-    const params: unknown[] = [tenantId, scope.appId, scope.projectId, sessionId, taskId];
-    const values: string[] = [];
-    messages.slice(start, start + CHUNK).forEach((m, j) => {
-      const b = params.length;
-      params.push(
-        ids[start + j],
-        m.sender_id,
-        m.sender_name ?? null,
-        m.role,
-        messageText(m.content),
-        typeof m.content === 'string' ? null : JSON.stringify(m.content),
-        m.tool_calls?.length ? JSON.stringify(m.tool_calls) : null,
-        m.tool_call_id ?? null,
-        m.timestamp,
-      );
-      values.push(
-        `($1, $${b + 1}, $2, $3, $4, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}, $${b + 6}::jsonb, $${b + 7}::jsonb, $${b + 8}, $${b + 9}::bigint, 'queued', $5)`,
-      );
-    });
-    await tx.query(
-      `INSERT INTO messages (tenant_id, id, app_id, project_id, session_id, sender_id, sender_name, role, content,
-                             content_items, tool_calls, tool_call_id, ts, state, task_id)
-       VALUES ${values.join(', ')}`,
-      params,
-    );
-  }
+  const { sql, params, ids } = messagesInsert(tenantId, scope, sessionId, messages, taskId);
+  await q.query(sql, params);
   return ids;
 }
 

@@ -22,7 +22,10 @@ export interface ProcessResult {
   buffered?: number;
 }
 
-/** Records the session's next `memory.process` job in the caller's transaction. */
+/**
+ * Records the session's next `memory.process` job in the caller's transaction (or as a
+ * statement of its own), with `withStatement` if given (see TaskQueue.enqueue).
+ */
 export function enqueueProcess(
   queue: TaskQueue,
   tx: Sql,
@@ -30,18 +33,23 @@ export function enqueueProcess(
   scope: Scope,
   sessionId: string,
   payload: Record<string, unknown>,
+  withStatement?: Parameters<TaskQueue['enqueue']>[2],
 ) {
-  return queue.enqueue(tx, {
-    tenantId,
-    type: 'memory.process',
-    appId: scope.appId,
-    projectId: scope.projectId,
-    sessionId,
-    chainKey: sessionChain(scope, sessionId),
-    object: 'session',
-    objectId: sessionId,
-    payload,
-  });
+  return queue.enqueue(
+    tx,
+    {
+      tenantId,
+      type: 'memory.process',
+      appId: scope.appId,
+      projectId: scope.projectId,
+      sessionId,
+      chainKey: sessionChain(scope, sessionId),
+      object: 'session',
+      objectId: sessionId,
+      payload,
+    },
+    withStatement,
+  );
 }
 
 export async function processSession(deps: MemoryDeps, task: TaskRow): Promise<ProcessResult> {

@@ -17,7 +17,7 @@ import { deleteByScope, deleteEpisodesByIds } from './delete.js';
 import type { Ctx, MemoryDeps, Scope } from './deps.js';
 import { storeFeedback } from './feedback.js';
 import { sweepIdleSessions } from './idle.js';
-import { insertMessages } from './messages.js';
+import { messagesInsert } from './messages.js';
 import { enqueueProcess, type ProcessResult, processSession } from './process.js';
 import { getMemories } from './read.js';
 import { consolidateSkills } from './skills.js';
@@ -56,22 +56,26 @@ export class MemoryService {
     opts: { extractNow?: boolean } = {},
   ): Promise<{ httpStatus: 200 | 202; data: AddData }> {
     const scope: Scope = { appId: input.app_id, projectId: input.project_id };
-    const { task, messageIds } = await this.deps.db.transaction(async (tx) => {
-      const task = await enqueueProcess(this.deps.queue, tx, ctx.tenantId, scope, input.session_id, {
+    // One statement, one round trip: the messages and the job that will process them
+    // commit together (nothing is acknowledged that is not durable, nor half-written).
+    let messageIds: string[] = [];
+    const task = await enqueueProcess(
+      this.deps.queue,
+      this.deps.db,
+      ctx.tenantId,
+      scope,
+      input.session_id,
+      {
         message_count: input.messages.length,
         async: input.async_mode,
         ...(opts.extractNow ? { flush: true } : {}),
-      });
-      const messageIds = await insertMessages(
-        tx,
-        ctx.tenantId,
-        scope,
-        input.session_id,
-        input.messages,
-        task.id,
-      );
-      return { task, messageIds };
-    });
+      },
+      (taskId) => {
+        const insert = messagesInsert(ctx.tenantId, scope, input.session_id, input.messages, taskId);
+        messageIds = insert.ids;
+        return insert;
+      },
+    );
     this.deps.events.emit({
       tenantId: ctx.tenantId,
       appId: scope.appId,

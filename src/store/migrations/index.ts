@@ -1,6 +1,7 @@
 import { sql as foundation } from './0001_foundation.js';
 import { sql as memory } from './0002_memory.js';
 import { sql as search } from './0003_search.js';
+import { sql as enqueue } from './0004_enqueue.js';
 
 export interface Migration {
   version: number;
@@ -13,4 +14,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'foundation', sql: foundation },
   { version: 2, name: 'memory', sql: memory },
   { version: 3, name: 'search', sql: search },
+  { version: 4, name: 'enqueue', sql: enqueue },
 ];

@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DRIVERS } from '../helpers/drivers.js';
+import { startTestServer, type TestServer } from '../helpers/engram.js';
+import { DAY, MIN, T0, user } from '../helpers/messages.js';
+
+/**
+ * The add write path: an add's messages and its job are one statement; concurrent adds of
+ * one session queue their jobs behind each other while the workers finish jobs of the same
+ * session, and no job is left waiting for a job that already finished.
+ */
+describe.each(DRIVERS)('add write path [%s]', (driver) => {
+  let s: TestServer;
+  let key: string;
+  beforeAll(async () => {
+    s = await startTestServer(driver, { ENGRAM_RATE_LIMIT_RPS: '0', ENGRAM_WORKER_CONCURRENCY: '4' });
+    key = await s.key('tenant-ingest');
+  });
+  afterAll(() => s.close());
+
+  const add = (body: unknown) => s.call('POST', '/api/v2/memory/add', { key, body });
+
+  it('stores 500 messages of one add in request order with their items, tool calls and well-formed text', async () => {
+    const messages = Array.from({ length: 500 }, (_, i) =>
+      user('writer', `note ${i}: the greenhouse tomatoes need water on day ${i % 7}`, T0 + i * 1000),
+    );
+    messages[3] = { ...messages[3]!, content: 'a lone \ud800 surrogate' };
+    const items = [{ type: 'text', text: 'sketch of the trellis' }];
+    (messages[7] as unknown as Record<string, unknown>)['content'] = items;
+    messages[9] = {
+      sender_id: 'helper-bot',
+      role: 'assistant',
+      content: 'checking the forecast',
+      timestamp: T0 + 9 * 1000,
+      tool_calls: [
+        { id: 'call_1', type: 'function', function: { name: 'forecast', arguments: '{"days":3}' } },
+      ],
+    };
+    const r = await add({ session_id: 'big', async_mode: true, messages });
+    expect(r.status).toBe(202);
+    const rows = await s.engram.db.query<{
+      id: string;
+      content: string;
+      content_items: unknown;
+      tool_calls: unknown;
+      ts: string | number;
+      task_id: string;
+    }>(
+      `SELECT id, content, content_items, tool_calls, ts, task_id FROM messages
+       WHERE tenant_id = 'tenant-ingest' AND session_id = 'big' ORDER BY seq`,
+    );
+    expect(rows.map((x) => x.id)).toEqual(r.body.data.message_ids);
+    expect(rows.map((x) => Number(x.ts))).toEqual(messages.map((m) => m.timestamp));
+    expect(new Set(rows.map((x) => x.task_id))).toEqual(new Set([r.body.data.task_id]));
+    expect(rows[3]!.content).toBe('a lone \ufffd surrogate');
+    expect(rows[7]!.content_items).toEqual(items);
+    expect(rows[9]!.tool_calls).toEqual(messages[9]!.tool_calls);
+    expect(rows[0]!.content_items).toBeNull();
+  });
+
+  it('runs the jobs of concurrent adds to one session one at a time, in order, and leaves none waiting', async () => {
+    const session = 'busy';
+    const ids: string[][] = [];
+    const tasks: string[] = [];
+    // 6 waves of 8 concurrent adds, each wave a new day (a boundary), while workers run
+    for (let wave = 0; wave < 6; wave++) {
+      const replies = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          add({
+            session_id: session,
+            async_mode: true,
+            messages: [
+              user('gardener', `wave ${wave} note ${i}: repotted the basil`, T0 + wave * DAY + i * MIN),
+            ],
+          }),
+        ),
+      );
+      for (const r of replies) {
+        expect(r.status).toBe(202);
+        ids.push(r.body.data.message_ids);
+        tasks.push(r.body.data.task_id);
+      }
+    }
+    const final = async () =>
+      s.engram.db.query<{ status: string; n: number }>(
+        `SELECT status, count(*)::int AS n FROM tasks WHERE tenant_id = 'tenant-ingest' AND session_id = $1
+         GROUP BY status`,
+        [session],
+      );
+    for (let i = 0; i < 600; i++) {
+      const st = await final();
+      if (st.every((x) => x.status === 'success' || x.status === 'failed')) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(await final()).toEqual([{ status: 'success', n: 48 }]);
+    // in order: each job started after the one before it (by creation) finished
+    const rows = await s.engram.db.query<{
+      id: string;
+      started_at: Date | string;
+      finished_at: Date | string;
+    }>(
+      `SELECT id, started_at, finished_at FROM tasks WHERE tenant_id = 'tenant-ingest' AND session_id = $1 ORDER BY seq`,
+      [session],
+    );
+    expect(new Set(rows.map((r) => r.id))).toEqual(new Set(tasks));
+    for (let i = 1; i < rows.length; i++)
+      expect(new Date(rows[i]!.started_at).getTime()).toBeGreaterThanOrEqual(
+        new Date(rows[i - 1]!.finished_at).getTime(),
+      );
+    const states = async (list: string[]) =>
+      s.engram.db.query<{ state: string; n: number }>(
+        `SELECT state, count(*)::int AS n FROM messages WHERE tenant_id = 'tenant-ingest'
+         AND id IN (SELECT jsonb_array_elements_text($1::jsonb)) GROUP BY state ORDER BY state`,
+        [JSON.stringify(list)],
+      );
+    // every message is past its job: the days before the last are extracted, the last
+    // day's messages wait in the buffer (or are extracted, if a topic shift cut them)
+    expect(await states(ids.slice(0, 40).flat())).toEqual([{ state: 'extracted', n: 40 }]);
+    for (const { state } of await states(ids.slice(40).flat()))
+      expect(['buffered', 'extracted']).toContain(state);
+  });
+});
