@@ -15,3 +15,12 @@ export interface Db extends Sql {
   transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
+
+/**
+ * A value as a jsonb parameter. A lone UTF-16 surrogate becomes U+FFFD, as a text
+ * parameter's UTF-8 encoding makes it (jsonb refuses the escape JSON.stringify writes).
+ */
+export const jsonParam = (value: unknown): string =>
+  JSON.stringify(value, (_key, v: unknown) =>
+    typeof v === 'string' ? (v as string & { toWellFormed(): string }).toWellFormed() : v,
+  );

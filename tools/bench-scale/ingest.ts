@@ -252,7 +252,7 @@ async function benchDriver(driver: 'postgres' | 'pglite'): Promise<string[]> {
     await server.close();
 
     await engram.embedder.embed(['warm the model']);
-    const floor = await extractionFloor(engram, PROCESS_SECONDS / 2);
+    const floor = await profiled(`${driver}-extract`, () => extractionFloor(engram, PROCESS_SECONDS / 2));
     const before = await countExtracted(engram.db);
     const t0 = performance.now();
     const processed = await profiled(`${driver}-process`, async () => {

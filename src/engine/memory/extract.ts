@@ -1,5 +1,5 @@
 import type { ProfileData } from '../../contract/records.js';
-import type { Sql } from '../../core/db.js';
+import { jsonParam, type Sql } from '../../core/db.js';
 import { newId } from '../../core/ids.js';
 import type { Extraction, SegmentMessage } from '../../core/ports.js';
 import { agentChain, type Ctx, type MemoryDeps, type Scope } from './deps.js';
@@ -125,21 +125,24 @@ async function writeExtraction(
     ],
   );
   const byId = new Map(segment.map((m) => [m.id, m]));
-  for (const fact of x.episode.facts) {
-    const sources = fact.message_ids.filter((id) => byId.has(id));
-    const factTs = sources.length ? Math.min(...sources.map((id) => byId.get(id)!.timestamp)) : ts;
-    await insertFact(tx, ctx.tenantId, {
-      episodeId,
-      appId: scope.appId,
-      projectId: scope.projectId,
-      sessionId,
-      ownerIds: humans,
-      ts: factTs,
-      content: fact.content,
-      sources: sources.length ? sources : allIds,
-      vector: vectors[v++]!,
-    });
-  }
+  await insertFacts(
+    tx,
+    ctx.tenantId,
+    x.episode.facts.map((fact) => {
+      const sources = fact.message_ids.filter((id) => byId.has(id));
+      return {
+        episodeId,
+        appId: scope.appId,
+        projectId: scope.projectId,
+        sessionId,
+        ownerIds: humans,
+        ts: sources.length ? Math.min(...sources.map((id) => byId.get(id)!.timestamp)) : ts,
+        content: fact.content,
+        sources: sources.length ? sources : allIds,
+        vector: vectors[v++]!,
+      };
+    }),
+  );
   const cases: { id: string; agentId: string }[] = [];
   for (const c of x.cases) {
     const id = newId();
@@ -193,24 +196,34 @@ export interface FactRecord {
   vector: readonly number[];
 }
 
-/** One atomic fact of an episode, with its vector. */
-export async function insertFact(tx: Sql, tenantId: string, f: FactRecord): Promise<void> {
+/** Atomic facts with their vectors, in one statement whatever their number. */
+export async function insertFacts(tx: Sql, tenantId: string, facts: readonly FactRecord[]): Promise<void> {
+  if (!facts.length) return;
   await tx.query(
     `INSERT INTO atomic_facts (tenant_id, id, episode_id, app_id, project_id, session_id, owner_ids, ts, content,
                                source_message_ids, embedding)
-     VALUES ($1, $2, $3, $4, $5, $6, ARRAY(SELECT jsonb_array_elements_text($7::jsonb)), $8, $9, $10::jsonb, $11::vector)`,
+     SELECT $1, x.id, x.episode_id, x.app_id, x.project_id, x.session_id,
+            ARRAY(SELECT jsonb_array_elements_text(x.owner_ids)), x.ts, x.content, x.sources, x.embedding::vector
+     FROM jsonb_to_recordset($2::jsonb) AS x(i int, id text, episode_id text, app_id text, project_id text,
+          session_id text, owner_ids jsonb, ts bigint, content text, sources jsonb, embedding text)
+     ORDER BY x.i`,
     [
       tenantId,
-      newId(),
-      f.episodeId,
-      f.appId,
-      f.projectId,
-      f.sessionId,
-      JSON.stringify(f.ownerIds),
-      f.ts,
-      f.content,
-      JSON.stringify(f.sources),
-      vectorText(f.vector),
+      jsonParam(
+        facts.map((f, i) => ({
+          i,
+          id: newId(),
+          episode_id: f.episodeId,
+          app_id: f.appId,
+          project_id: f.projectId,
+          session_id: f.sessionId,
+          owner_ids: f.ownerIds,
+          ts: f.ts,
+          content: f.content,
+          sources: f.sources,
+          embedding: vectorText(f.vector),
+        })),
+      ),
     ],
   );
 }

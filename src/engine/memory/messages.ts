@@ -1,6 +1,6 @@
 import type { MessageInput } from '../../contract/common.js';
 import { messageText } from '../../contract/common.js';
-import type { Row, Sql } from '../../core/db.js';
+import { jsonParam, type Row, type Sql } from '../../core/db.js';
 import { newId } from '../../core/ids.js';
 import type { SegmentMessage, ToolCall } from '../../core/ports.js';
 import type { Scope } from './deps.js';
@@ -54,17 +54,10 @@ export function messagesInsert(
           FROM jsonb_to_recordset($6::jsonb) AS x(i int, id text, sender_id text, sender_name text, role text,
                content text, content_items jsonb, tool_calls jsonb, tool_call_id text, ts bigint)
           ORDER BY x.i`,
-    params: [tenantId, scope.appId, scope.projectId, sessionId, taskId, JSON.stringify(rows, wellFormed)],
+    params: [tenantId, scope.appId, scope.projectId, sessionId, taskId, jsonParam(rows)],
     ids,
   };
 }
-
-/**
- * A lone UTF-16 surrogate becomes U+FFFD, as a text parameter's UTF-8 encoding makes it
- * (jsonb refuses the escape JSON.stringify would write for it).
- */
-const wellFormed = (_key: string, v: unknown) =>
-  typeof v === 'string' ? (v as string & { toWellFormed(): string }).toWellFormed() : v;
 
 /** Inserts messages (messagesInsert) as one statement of its own; returns their ids. */
 export async function insertMessages(

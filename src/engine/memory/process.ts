@@ -58,10 +58,13 @@ export async function processSession(deps: MemoryDeps, task: TaskRow): Promise<P
   const sessionId = task.session_id!;
   const flush = task.payload['flush'] === true;
 
+  // This job's messages, and those of an earlier job of the session that ended without
+  // moving them (looked up by the job's key, not among every finished job of the tenant).
   await deps.db.query(
-    `UPDATE messages SET state = 'buffered'
-     WHERE tenant_id = $1 AND app_id = $2 AND project_id = $3 AND session_id = $4 AND state = 'queued'
-       AND (task_id = $5 OR task_id IN (SELECT id FROM tasks WHERE tenant_id = $1 AND status IN ('success', 'failed')))`,
+    `UPDATE messages m SET state = 'buffered'
+     WHERE m.tenant_id = $1 AND m.app_id = $2 AND m.project_id = $3 AND m.session_id = $4 AND m.state = 'queued'
+       AND (m.task_id = $5 OR EXISTS (SELECT 1 FROM tasks t WHERE t.tenant_id = m.tenant_id AND t.id = m.task_id
+                                        AND t.status IN ('success', 'failed')))`,
     [ctx.tenantId, scope.appId, scope.projectId, sessionId, task.id],
   );
 
@@ -74,14 +77,20 @@ export async function processSession(deps: MemoryDeps, task: TaskRow): Promise<P
     { flush, firstNew: firstNew === -1 ? buffered.length : firstNew },
   );
   if (segments.length)
-    await deps.db.transaction(async (tx) => {
-      for (const seg of segments)
-        await tx.query(
-          `UPDATE messages SET state = 'segmented', segment_id = $2
-           WHERE tenant_id = $1 AND state = 'buffered' AND id IN (SELECT jsonb_array_elements_text($3::jsonb))`,
-          [ctx.tenantId, newId(), JSON.stringify(seg.map((m) => m.id))],
-        );
-    });
+    await deps.db.query(
+      `UPDATE messages m SET state = 'segmented', segment_id = x.segment_id
+       FROM jsonb_to_recordset($2::jsonb) AS x(id text, segment_id text)
+       WHERE m.tenant_id = $1 AND m.id = x.id AND m.state = 'buffered'`,
+      [
+        ctx.tenantId,
+        JSON.stringify(
+          segments.flatMap((seg) => {
+            const segmentId = newId();
+            return seg.map((m) => ({ id: m.id, segment_id: segmentId }));
+          }),
+        ),
+      ],
+    );
 
   const open = await deps.db.query<{ segment_id: string }>(
     `SELECT segment_id FROM messages

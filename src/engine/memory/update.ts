@@ -4,7 +4,7 @@ import { notFound } from '../../core/errors.js';
 import type { TaskRow } from '../jobs/queue.js';
 import { leadSentences, sentences } from '../text.js';
 import type { Ctx, MemoryDeps } from './deps.js';
-import { episodeEmbeddingText, insertFact, vectorText } from './extract.js';
+import { episodeEmbeddingText, insertFacts, vectorText } from './extract.js';
 import { factsFor } from './read.js';
 import { EPISODE_COLUMNS, type EpisodeRow, episodeItem } from './serialize.js';
 
@@ -111,8 +111,10 @@ export async function refreshEpisode(deps: MemoryDeps, task: TaskRow): Promise<{
       'UPDATE atomic_facts SET deleted_at = now() WHERE tenant_id = $1 AND episode_id = $2 AND deleted_at IS NULL',
       [ctx.tenantId, id],
     );
-    for (const [i, content] of facts.entries())
-      await insertFact(tx, ctx.tenantId, {
+    await insertFacts(
+      tx,
+      ctx.tenantId,
+      facts.map((content, i) => ({
         episodeId: id,
         appId: ep.app_id,
         projectId: ep.project_id,
@@ -122,7 +124,8 @@ export async function refreshEpisode(deps: MemoryDeps, task: TaskRow): Promise<{
         content,
         sources: ep.source_message_ids,
         vector: vectors[i]!,
-      });
+      })),
+    );
     await tx.query(`UPDATE episodes SET reflect_state = 'done' WHERE tenant_id = $1 AND id = $2`, [
       ctx.tenantId,
       id,
