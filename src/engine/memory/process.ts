@@ -63,6 +63,7 @@ export async function processSession(deps: MemoryDeps, task: TaskRow): Promise<P
   await deps.db.query(
     `UPDATE messages m SET state = 'buffered'
      WHERE m.tenant_id = $1 AND m.app_id = $2 AND m.project_id = $3 AND m.session_id = $4 AND m.state = 'queued'
+       AND m.deleted_at IS NULL
        AND (m.task_id = $5 OR EXISTS (SELECT 1 FROM tasks t WHERE t.tenant_id = m.tenant_id AND t.id = m.task_id
                                         AND t.status IN ('success', 'failed')))`,
     [ctx.tenantId, scope.appId, scope.projectId, sessionId, task.id],

@@ -2,6 +2,7 @@ import { sql as foundation } from './0001_foundation.js';
 import { sql as memory } from './0002_memory.js';
 import { sql as search } from './0003_search.js';
 import { sql as enqueue } from './0004_enqueue.js';
+import { sql as openMessages } from './0005_open_messages.js';
 
 export interface Migration {
   version: number;
@@ -15,4 +16,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 2, name: 'memory', sql: memory },
   { version: 3, name: 'search', sql: search },
   { version: 4, name: 'enqueue', sql: enqueue },
+  { version: 5, name: 'open_messages', sql: openMessages },
 ];
