@@ -66,6 +66,34 @@ describe('offline extractor: profiles', () => {
     expect(traits.find((t) => t.trait === 'curious')?.message_ids).toEqual(['m1', 'm3', 'm5']);
     expect(traits.find((t) => t.trait === 'family-oriented')?.message_ids).toEqual(['m3', 'm5']);
   });
+  it('keeps pets, diet, allergies and notes about others, without requests or chat labels', () => {
+    const msg = builder();
+    const ivo = { sender_id: 'i', sender_name: 'Ivo', role: 'user' as const };
+    const bot = { sender_id: 'bot', sender_name: 'Bot', role: 'assistant' as const };
+    const seg = [
+      msg({ ...ivo, content: 'FYI: I have two cats called Tofu and Mochi.' }),
+      msg({ ...bot, content: 'Lovely names! What can I do for you?' }),
+      msg({ ...ivo, content: "I'm vegan, so could you skip recipes with eggs?" }),
+      msg({ ...ivo, content: "I'm lactose intolerant too." }),
+      msg({ ...ivo, content: "Raj's sister lives in Oslo and visits every spring." }),
+      msg({ ...bot, content: 'Thanks for letting me know, I will keep that in mind.' }),
+    ];
+    const out = extract(seg, { humans: ['i'], agents: ['bot'] });
+    const items = out.profiles.find((p) => p.user_id === 'i')?.explicit_info ?? [];
+    const of = (category: string) =>
+      items
+        .filter((e) => e.category === category)
+        .map((e) => e.description)
+        .join(' | ');
+    expect(of('pet')).toMatch(/two cats called Tofu and Mochi/);
+    expect(of('diet')).toMatch(/vegan/);
+    expect(of('diet')).not.toMatch(/could you|eggs/);
+    expect(of('allergy')).toMatch(/lactose intolerant/);
+    expect(of('relationship')).toMatch(/Raj's sister lives in Oslo/);
+    for (const e of items) expect(e.description).not.toMatch(/FYI|could you/);
+    expect(out.episode.subject).not.toMatch(/could you|recipes with eggs/i);
+    expect(out.episode.subject).toMatch(/Tofu|cats|vegan/);
+  });
 });
 
 describe('offline extractor: cases', () => {

@@ -49,7 +49,7 @@ const INTERJECTION =
   '(?:hey|hi|hello|wow+|whoa|woah|actually|honestly|seriously|btw|by the way|guess what|you know|oh well|omg|oh|ah|aw+|yeah|yes|yep|yup|no|nope|well|ok|okay|omg|haha|lol|hmm+|um+|oops|cool|great|awesome|sure|right|absolutely|totally|congrats|congratulations|thanks|thank you|yay|ooh|good morning|good evening|dear)';
 
 const FILLER =
-  /^(?:thanks?(?: you)?(?: so much| a lot)?|thank you|congrats|congratulations|good luck|talk (?:to you )?(?:soon|later)|see you(?: soon| later)?|bye|take care|(?:that|it|this)?\s*(?:sounds|looks|seems) (?:so |really |super )?\w+(?: \w+)?|(?:that's|that is|it's|it is|this is|how) (?:so |really |super )?(?:great|cool|awesome|amazing|nice|good|wonderful|lovely|fantastic|sweet|true|fun|exciting|impressive|incredible|beautiful|brave|kind)|i (?:totally |completely |100% |so |really |fully )?agree(?: with (?:you|that))?|(?:i )?love (?:that|this|your|the) (?:pic|photo|picture|one|idea|look|shot)|me too|same here|no problem|you're welcome|good to (?:see|hear from) you|how are you(?: doing)?|how have you been|how's it going|what's up|nice to meet you|glad to hear(?: that)?|so glad|love (?:that|it|this)|absolutely|definitely|exactly|of course|for sure|you got this|we got this|keep (?:it|up the good work)|anything new|what about you|you too|same|noted|got it|will do)[.!?]*$/i;
+  /^(?:thanks?(?: you)?(?: so much| a lot)?(?: for [^.!?]{1,40})?|thank you(?: for [^.!?]{1,40})?|(?:congrats|congratulations|well done|good job|nice work|best of luck)(?: (?:on|for|with) [^.!?]{1,40})?|good luck(?: with [^.!?]{1,40})?|talk (?:to you )?(?:soon|later)|see you(?: soon| later)?|bye|take care|(?:that|it|this)?\s*(?:sounds|looks|seems) (?:so |really |super )?\w+(?: \w+)?|(?:that's|that is|it's|it is|this is|how) (?:so |really |super )?(?:great|cool|awesome|amazing|nice|good|wonderful|lovely|fantastic|sweet|true|fun|exciting|impressive|incredible|beautiful|brave|kind)|i (?:totally |completely |100% |so |really |fully )?agree(?: with (?:you|that))?|(?:i )?love (?:that|this|your|the) (?:pic|photo|picture|one|idea|look|shot)|me too|same here|no problem|you're welcome|good to (?:see|hear from) you|how are you(?: doing)?|how have you been|how's it going|what's up|nice to meet you|glad to hear(?: that)?|so glad|love (?:that|it|this)|absolutely|definitely|exactly|of course|for sure|you got this|we got this|keep (?:it|up the good work)|anything new|what about you|you too|same|noted|got it|will do)[.!?]*$/i;
 
 const ANAPHORIC = /^(?:it|it's|this|that|that's|they|they're|these|those|which|there)\b/i;
 
@@ -103,6 +103,8 @@ export function stripInterjections(sentence: string, names: readonly string[]): 
   for (let k = 0; k < 4; k++) {
     const next = s
       .replace(p.lead, '')
+      // A leading label: "Quick context: ...", "FYI: ...", "Update: ...".
+      .replace(/^(?:[A-Za-z]+ ){0,2}[A-Za-z]+:\s+(?=\S)/, '')
       .replace(/^(?:and|but|so|plus|also|anyway|well|oh|still)\b,?\s+(?=\S)/i, '');
     if (next === s) break;
     s = next;
@@ -110,6 +112,16 @@ export function stripInterjections(sentence: string, names: readonly string[]): 
   if (p.inner) s = s.replace(p.inner, ',');
   if (p.trailing) s = s.replace(p.trailing, '$1');
   return s.trim();
+}
+
+/**
+ * A statement without the request to the listener that trails it ("I'm vegetarian, so
+ * please never suggest meat dishes" -> "I'm vegetarian"): what is worth remembering
+ * about a person, not what they asked for in the moment.
+ */
+export function withoutRequest(core: string): string {
+  const cut = core.replace(/,?\s+(?:(?:so|and|but)\s+)?(?:please|pls|could you|can you|would you)\b.*$/i, '');
+  return cut !== core && cut.split(/\s+/).length >= 2 ? cut.trim() : core;
 }
 
 function escapeRe(s: string): string {

@@ -4,7 +4,7 @@
  * names and absolute dates, compressed to the best sentences when too long.
  */
 import type { ExtractedEpisode } from '../../core/ports.js';
-import type { MessageView } from './analyze.js';
+import { type MessageView, withoutRequest } from './analyze.js';
 import { dayKey, formatDate } from './dates.js';
 import { describeArgs, describeResult, lowerFirst, statement } from './facts.js';
 import { keyPhrases } from './keyphrases.js';
@@ -136,9 +136,13 @@ export function narrative(views: readonly MessageView[]): string {
   );
 }
 
-/** Cleaned, informative sentences of the segment, for key-phrase extraction. */
+/**
+ * What the episode is about, for key-phrase extraction: its sentences without small talk,
+ * and without the request that trails a statement ("I'm vegetarian, so please never
+ * suggest meat dishes" -> "I'm vegetarian"); a request standing alone stays (it is the topic).
+ */
 function topicTexts(views: readonly MessageView[]): string[] {
-  return views.flatMap((v) => v.sentences.filter((s) => !s.filler).map((s) => s.core));
+  return views.flatMap((v) => v.sentences.filter((s) => !s.filler).map((s) => withoutRequest(s.core)));
 }
 
 /** Subject: a few key phrases, or who talked when nothing stands out. */

@@ -14,10 +14,20 @@ export const FACT_MIN_SCORE = 4;
 export const FALLBACK_MIN_SCORE = 2.5;
 const MAX_FACT_CHARS = 400;
 
+/** Common words that open a sentence with "'s" without being a name ("Today's", "Everyone's"). */
+const POSSESSIVE_WORDS = new Set(
+  `today tomorrow yesterday tonight life everyone everybody someone somebody nobody anyone anybody one
+it that what who there here let he she world year week month day night morning evening summer winter`.split(
+    /\s+/,
+  ),
+);
+
 /** Lower-cases the first letter unless the sentence opens with a proper noun, "I" or an acronym. */
 export function lowerFirst(s: string, proper: ReadonlySet<string> = new Set()): string {
   const first = /^[A-Za-z]+/.exec(s)?.[0] ?? '';
   if (!first || first === 'I' || /^[A-Z]{2,}/.test(first) || proper.has(first)) return s;
+  // A capitalised possessive opening a sentence ("Carol's cat ...") is a name's.
+  if (/^[A-Z][a-z]+'s\b/.test(s) && !POSSESSIVE_WORDS.has(first.toLowerCase())) return s;
   return s.charAt(0).toLowerCase() + s.slice(1);
 }
 

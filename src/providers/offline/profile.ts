@@ -5,7 +5,7 @@
  * curious). Each item carries the ids of the messages it rests on.
  */
 import type { ExplicitInfo, ImplicitTrait, ProfileObservation } from '../../core/ports.js';
-import type { MessageView } from './analyze.js';
+import { type MessageView, withoutRequest } from './analyze.js';
 import { toThirdPerson } from './rewrite.js';
 import { terminate, truncate } from './text.js';
 
@@ -15,6 +15,8 @@ export const PROFILE_CATEGORIES = [
   'occupation',
   'education',
   'pet',
+  'diet',
+  'allergy',
   'relationship',
   'location',
   'health',
@@ -27,6 +29,8 @@ export type ProfileCategory = (typeof PROFILE_CATEGORIES)[number];
 
 const OCCUPATIONS =
   'teacher|nurse|doctor|engineer|developer|programmer|designer|artist|writer|student|manager|lawyer|chef|cook|counsel(?:l)?or|therapist|accountant|musician|photographer|scientist|researcher|consultant|firefighter|police officer|officer|driver|pilot|farmer|mechanic|electrician|plumber|architect|dentist|pharmacist|professor|intern|freelancer|entrepreneur|founder|volunteer|veterinarian|social worker|athlete|coach|barista|cashier|analyst|editor|journalist|actor|actress|dancer|singer|baker|carpenter|librarian|paramedic|soldier|streamer|gamer|author|tutor';
+const ANIMALS =
+  'dogs?|cats?|pets?|pupp(?:y|ies)|kittens?|horses?|birds?|fish|hamsters?|rabbits?|bunn(?:y|ies)|guinea pigs?|parrots?|tortoises?|snakes?|lizards?|ferrets?|mice|rats?|geckos?|budgies?';
 const RELATIVES =
   'wife|husband|partner|spouse|boyfriend|girlfriend|fianc[ée]e?|sister|brother|siblings?|mom|mum|mother|dad|father|parents|son|daughter|kids?|children|child|baby|grandma|grandmother|grandpa|grandfather|grandparents|aunt|uncle|cousin|niece|nephew|family|fam|best friend|friends?|roommate|neighbou?r|mentor|in-laws|twins?';
 
@@ -34,7 +38,7 @@ const RELATIVES =
 const PATTERNS: [ProfileCategory, RegExp][] = [
   [
     'identity',
-    /\bmy name is\b|\bi(?:'m| am) (?:a |an )?(?:trans(?:gender)?(?: woman| man)?|gay|lesbian|bisexual|bi|queer|non-?binary|pansexual|asexual|christian|muslim|jewish|buddhist|hindu|atheist|vegan|vegetarian|introvert|extrovert|\d{1,3} years old|(?:single )?(?:mom|mother|dad|father|parent)|immigrant)\b|\bmy (?:transition|identity|pronouns|religion|faith)\b|\bcoming out\b|\bi (?:came out|transitioned)\b/,
+    /\bmy name is\b|\bi(?:'m| am) (?:a |an )?(?:trans(?:gender)?(?: woman| man)?|gay|lesbian|bisexual|bi|queer|non-?binary|pansexual|asexual|christian|muslim|jewish|buddhist|hindu|atheist|introvert|extrovert|\d{1,3} years old|(?:single )?(?:mom|mother|dad|father|parent)|immigrant)\b|\bmy (?:transition|identity|pronouns|religion|faith)\b|\bcoming out\b|\bi (?:came out|transitioned)\b/,
   ],
   [
     'occupation',
@@ -48,8 +52,15 @@ const PATTERNS: [ProfileCategory, RegExp][] = [
   ],
   [
     'pet',
-    /\bmy (?:dogs?|cats?|pets?|pupp(?:y|ies)|kittens?|horses?|birds?|fish|hamsters?|rabbits?|bunn(?:y|ies)|guinea pigs?|parrots?|turtles?|snakes?|lizards?)\b|\b(?:adopted|rescued|got) (?:a|another) (?:dog|cat|puppy|kitten|pet)\b/,
+    new RegExp(
+      `\\bmy (?:\\w+ )?(?:${ANIMALS})\\b|\\b(?:have|own|adopted|rescued|got) (?:a|an|another|two|three|\\d+) (?:\\w+ )?(?:${ANIMALS})\\b|\\b(?:${ANIMALS}) (?:is )?(?:named|called)\\b`,
+    ),
   ],
+  [
+    'diet',
+    /\bi(?:'m| am) (?:a |an |strictly |mostly |fully )?(?:vegetarian|vegan|pescatarian|flexitarian|keto|paleo|gluten-free|dairy-free|kosher|halal|teetotal)\b|\bi (?:don't|do not|never|no longer|can't|cannot) (?:eat|drink)\b|\bmy diet\b|\bi(?:'m| am) on (?:a|the) [\w-]+ diet\b|\bi (?:avoid|gave up|cut out) (?:meat|dairy|gluten|sugar|alcohol|caffeine)\b/,
+  ],
+  ['allergy', /\ballerg(?:y|ies|ic)\b|\bintoleran(?:t|ce)\b|\banaphyla\w*/],
   [
     'relationship',
     new RegExp(
@@ -62,7 +73,7 @@ const PATTERNS: [ProfileCategory, RegExp][] = [
   ],
   [
     'health',
-    /\bmy (?:doctor|therapist|therapy|health|diagnosis|surgery|injury|medication|meds)\b|\bi(?:'m| am) (?:sick|ill|injured|recovering|allergic)\b|\bi (?:broke|hurt|injured|sprained|was diagnosed)\b|\bdiagnosed\b|\ballerg(?:y|ies|ic)\b|\b(?:my )?(?:anxiety|depression|migraines?|asthma|diabetes)\b|\bhospital\b/,
+    /\bmy (?:doctor|therapist|therapy|health|diagnosis|surgery|injury|medication|meds)\b|\bi(?:'m| am) (?:sick|ill|injured|recovering)\b|\bi (?:broke|hurt|injured|sprained|was diagnosed)\b|\bdiagnosed\b|\b(?:my )?(?:anxiety|depression|migraines?|asthma|diabetes)\b|\bhospital\b/,
   ],
   [
     'plan',
@@ -99,6 +110,19 @@ export function classify(core: string): ProfileCategory | null {
   return best?.category ?? null;
 }
 
+/**
+ * A note about someone else worth keeping ("Carol's cat is called Pixel", "Dan's sister
+ * lives in Oslo"): a named person's animal or relative.
+ */
+const NOTE = new RegExp(`\\b[A-Z][\\p{L}-]+'s (?:\\w+ )?(?:(${ANIMALS})|(?:${RELATIVES}))\\b`, 'u');
+
+/** The category of a third-person note about a named person, or null. */
+export function classifyNote(core: string): ProfileCategory | null {
+  const m = NOTE.exec(core.replace(/[’]/g, "'"));
+  if (!m) return null;
+  return m[1] ? 'pet' : 'relationship';
+}
+
 const MAX_ITEMS = 24;
 const MAX_PER_CATEGORY = 4;
 
@@ -121,13 +145,17 @@ function explicitInfo(views: readonly MessageView[]): ExplicitInfo[] {
   const perCategory = new Map<string, number>();
   for (const v of views) {
     for (const s of v.sentences) {
-      if (s.filler || s.question || s.attachedTo >= 0) continue;
-      const parts = clauses(s.core);
+      if (s.filler || s.attachedTo >= 0) continue;
+      // A question counts only for the statement before its request ("I'm vegan, so could you ...?").
+      const core = withoutRequest(s.core);
+      if (s.question && core === s.core) continue;
+      const parts = clauses(core);
       for (const part of parts) {
-        const category = classify(part);
+        const category = classify(part) ?? classifyNote(part);
         if (!category || (perCategory.get(category) ?? 0) >= MAX_PER_CATEGORY || out.length >= MAX_ITEMS)
           continue;
-        const text = parts.length > 1 ? toThirdPerson(part, v.speaker, v.addressee).text : s.text;
+        const text =
+          parts.length > 1 || core !== s.core ? toThirdPerson(part, v.speaker, v.addressee).text : s.text;
         const description = terminate(truncate(text.replace(/\s+/g, ' ').replace(/!+/g, '.'), 300));
         const key = description.toLowerCase();
         if (seen.has(key)) continue;

@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DRIVERS } from '../helpers/drivers.js';
+import { startTestServer, type TestServer } from '../helpers/engram.js';
+import { assistant, DAY, MIN, T0, user } from '../helpers/messages.js';
+
+/**
+ * A new user, offline (offline extractor and embedder), over real HTTP: what she tells
+ * the assistant about her dog, her diet, an allergy and the city she lives in (then moves
+ * from) is in her profile.
+ */
+describe.each(DRIVERS)('remembering a new user [%s]', (driver) => {
+  let s: TestServer;
+  let key: string;
+  const add = (session_id: string, messages: unknown[]) =>
+    s.call('POST', '/api/v2/memory/add', { key, body: { session_id, messages } });
+
+  beforeAll(async () => {
+    s = await startTestServer(driver);
+    key = await s.key('tenant-a');
+    expect(
+      (
+        await add('first-chat', [
+          user('alice', 'Hi! Quick context: I have a dog named Miso.', T0, 'Alice'),
+          assistant('helper', 'Nice to meet you and Miso! How can I help today?', T0 + MIN),
+          user('alice', "I'm vegetarian, so please never suggest meat dishes.", T0 + 2 * MIN, 'Alice'),
+          user('alice', "Also, I'm allergic to peanuts.", T0 + 3 * MIN, 'Alice'),
+          user('alice', 'I live in Lisbon, in a flat near the river.', T0 + 4 * MIN, 'Alice'),
+          assistant('helper', 'Noted! Lisbon has lovely vegetarian places.', T0 + 5 * MIN),
+        ])
+      ).status,
+    ).toBe(200);
+    await s.call('POST', '/api/v2/memory/flush', { key, body: { session_id: 'first-chat' } });
+    const later = T0 + 60 * DAY;
+    await add('moving', [
+      user('alice', 'Big news: I moved to Porto last week!', later, 'Alice'),
+      assistant('helper', 'Congratulations on the move!', later + MIN),
+    ]);
+    await s.call('POST', '/api/v2/memory/flush', { key, body: { session_id: 'moving' } });
+    // Said, not yet extracted (no boundary, no flush).
+    await add('notes', [user('alice', "Carol's cat is called Pixel.", later + DAY, 'Alice')]);
+  }, 120_000);
+  afterAll(async () => {
+    await s?.close();
+  });
+
+  it('keeps the pet, the diet, the allergy and the current city in the profile, without chat filler', async () => {
+    const r = await s.call('POST', '/api/v2/memory/get', {
+      key,
+      body: { memory_type: 'profile', user_id: 'alice' },
+    });
+    expect(r.status).toBe(200);
+    const items: { category: string; description: string }[] =
+      r.body.data.profiles[0].profile_data.explicit_info;
+    const of = (category: string) =>
+      items
+        .filter((i) => i.category === category)
+        .map((i) => i.description)
+        .join(' | ');
+    expect(of('pet')).toContain('dog named Miso');
+    expect(of('diet')).toMatch(/vegetarian/);
+    expect(of('allergy')).toMatch(/allergic to peanuts/);
+    expect(of('location')).toMatch(/Porto/);
+    expect(of('location')).not.toMatch(/Lisbon/);
+    for (const i of items) expect(i.description).not.toMatch(/please|quick context/i);
+  });
+});
