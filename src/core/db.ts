@@ -13,6 +13,11 @@ export interface Db extends Sql {
   readonly driver: 'pglite' | 'postgres';
   /** Runs fn in one transaction: committed when fn resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
+  /**
+   * Calls onPayload with the payload of every NOTIFY on channel, from any process on the
+   * database, until the returned function is called. Send with `SELECT pg_notify($1, $2)`.
+   */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 

@@ -5,7 +5,9 @@ import type { Context } from 'hono';
 import { EngramError } from '../core/errors.js';
 import type { Engram } from '../engram.js';
 import type { HttpEnv } from '../http/app.js';
+import { EventStreams } from './event-stream.js';
 import { createMcpServer } from './server.js';
+import { McpSharedState } from './shared-state.js';
 import { toolsByName } from './tools/index.js';
 import { callTool, type ToolEnv } from './tools/tool.js';
 
@@ -14,18 +16,24 @@ import { callTool, type ToolEnv } from './tools/tool.js';
  * without a valid key is answered 401 before it gets here).
  *
  * Session-based, not stateless: resource subscriptions need a session that outlives one
- * request, and the standalone GET stream to deliver notifications/resources/updated on.
+ * request, and the GET stream to deliver notifications/resources/updated on. Sessions live
+ * in the database (shared-state.ts), so any engram process on it serves any request of a
+ * session: a process that has not seen the session replays the client's stored initialize
+ * request into a local server once and keeps it (the hot path stays in memory); the GET
+ * stream is served from the shared outbox, resumable on any process with Last-Event-ID.
+ * No sticky routing is needed behind a load balancer.
+ *
  * A session belongs to the tenant of the key that opened it; a request naming a session
  * of another tenant is answered like an unknown session (404). Replies to POSTs are plain
- * JSON (no SSE framing), which keeps a tool call as cheap as a REST call. Sessions live in
- * this process: behind a load balancer, route by the Mcp-Session-Id header (sticky).
+ * JSON (no SSE framing), which keeps a tool call as cheap as a REST call.
  *
  * DNS-rebinding protection: when engram listens on a loopback address, the Host (and any
  * Origin) must name a loopback host. Any port is accepted, since ENGRAM_PORT may be 0.
  */
 export interface McpHttpOptions {
-  /** Close a session after this long without requests (open notification streams keep it). */
+  /** Expire a session after this long without requests or an open notification stream. */
   idleMs?: number;
+  /** Sessions kept in memory by this process (the least recently used are dropped first). */
   maxSessions?: number;
 }
 
@@ -35,29 +43,143 @@ interface Session {
   transport: WebStandardStreamableHTTPServerTransport;
   close: () => Promise<void>;
   seen: number;
-  streams: number;
 }
+
+const JSON_HEADERS = { accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
 
 export function mcpHttpHandler(engram: Engram, opts: McpHttpOptions = {}) {
   const idleMs = opts.idleMs ?? 60 * 60_000;
   const maxSessions = opts.maxSessions ?? 10_000;
   const loopbackOnly = isLoopback(engram.config.host);
+  const log = engram.log;
+  const shared = new McpSharedState(engram.db);
   const sessions = new Map<string, Session>();
+  const adopting = new Map<string, Promise<Session | undefined>>();
+
+  // seen_at in the database moves at most once a minute per session and process
+  const touched = new Map<string, number>();
+  const touchEvery = Math.min(60_000, idleMs / 4);
+  const touch = (tenantId: string, sessionId: string) => {
+    const now = Date.now();
+    if (now - (touched.get(sessionId) ?? 0) < touchEvery) return;
+    touched.set(sessionId, now);
+    shared
+      .touchSession(tenantId, sessionId)
+      .catch((err: unknown) => log.warn('MCP session touch failed', { err }));
+  };
+  const streams = new EventStreams(shared, log, touch);
+  const closeLocal = (tenantId: string, sessionId: string) => {
+    const s = sessions.get(sessionId);
+    if (s?.tenantId === tenantId) void s.close();
+    streams.end(tenantId, sessionId);
+    touched.delete(sessionId);
+  };
+  const listening = shared
+    .listen((m) => {
+      if (m.closed) for (const id of m.sessionIds) closeLocal(m.tenantId, id);
+      else streams.onChannel(m);
+    })
+    .catch((err: unknown) => log.warn('MCP notification channel unavailable', { err }));
+  engram.events.on((change) => {
+    void listening
+      .then(() => shared.publish(change))
+      .catch((err: unknown) => log.warn('MCP resource notification not written', { err }));
+  });
 
   const sweep = setInterval(
     () => {
       const cutoff = Date.now() - idleMs;
-      for (const s of sessions.values()) if (s.streams === 0 && s.seen < cutoff) void s.close();
+      for (const s of sessions.values()) if (s.seen < cutoff) void s.close();
+      for (const [id, at] of touched) if (at < cutoff) touched.delete(id);
+      shared.expire(idleMs).catch((err: unknown) => log.warn('MCP session expiry failed', { err }));
     },
     Math.min(idleMs, 60_000),
   );
   sweep.unref();
 
-  const evictOne = (): boolean => {
-    let oldest: Session | undefined;
-    for (const s of sessions.values()) if (s.streams === 0 && (!oldest || s.seen < oldest.seen)) oldest = s;
-    if (oldest) void oldest.close();
-    return oldest !== undefined;
+  const remember = (id: string, s: Session) => {
+    if (sessions.size >= maxSessions) {
+      let oldest: Session | undefined;
+      for (const x of sessions.values()) if (!oldest || x.seen < oldest.seen) oldest = x;
+      void oldest?.close();
+    }
+    sessions.set(id, s);
+  };
+
+  /** A local server and transport for a session; `id` given when adopting a stored one. */
+  const build = (tenantId: string, keyId: string | undefined, id: string) => {
+    const ctx = { tenantId, ...(keyId ? { keyId } : {}) };
+    const mcp = createMcpServer(engram, ctx, {
+      subscriptions: {
+        add: (uri) => shared.subscribe(tenantId, id, uri),
+        remove: (uri) => shared.unsubscribe(tenantId, id, uri),
+      },
+    });
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => id,
+      enableJsonResponse: true,
+    });
+    const session: Session = {
+      tenantId,
+      env: { engram, ctx },
+      transport,
+      close: () => mcp.close().catch(() => {}),
+      seen: Date.now(),
+    };
+    const previous = mcp.server.onclose;
+    mcp.server.onclose = () => {
+      previous?.();
+      if (sessions.get(id) === session) sessions.delete(id);
+    };
+    return { mcp, session };
+  };
+
+  /** Makes a session opened on another process (or before a restart) local. */
+  const adopt = async (tenantId: string, id: string): Promise<Session | undefined> => {
+    const stored = await shared.findSession(tenantId, id);
+    if (!stored) return undefined;
+    const { mcp, session } = build(tenantId, stored.keyId, id);
+    await mcp.connect(session.transport);
+    const url = 'http://engram.internal/mcp';
+    const init = await session.transport.handleRequest(
+      new Request(url, { method: 'POST', headers: JSON_HEADERS }),
+      { parsedBody: stored.initialize },
+    );
+    const reply = (await init.json().catch(() => undefined)) as
+      | { result?: { protocolVersion?: string } }
+      | undefined;
+    const version = reply?.result?.protocolVersion;
+    if (!init.ok || !version) {
+      await session.close();
+      throw new EngramError('InternalError', `MCP session ${id} could not be restored`);
+    }
+    await session.transport.handleRequest(
+      new Request(url, {
+        method: 'POST',
+        headers: { ...JSON_HEADERS, 'mcp-session-id': id, 'mcp-protocol-version': version },
+      }),
+      { parsedBody: { jsonrpc: '2.0', method: 'notifications/initialized' } },
+    );
+    remember(id, session);
+    return session;
+  };
+
+  const find = async (tenantId: string, id: string): Promise<Session | undefined> => {
+    const s = sessions.get(id);
+    if (s) return s.tenantId === tenantId ? s : undefined;
+    const k = `${tenantId}\u0000${id}`;
+    let p = adopting.get(k);
+    if (!p) {
+      p = adopt(tenantId, id).finally(() => adopting.delete(k));
+      adopting.set(k, p);
+    }
+    return p;
+  };
+
+  /** Whether the session exists and belongs to the tenant (without making it local). */
+  const owns = async (tenantId: string, id: string): Promise<boolean> => {
+    const known = sessions.get(id);
+    return known ? known.tenantId === tenantId : (await shared.findSession(tenantId, id)) !== undefined;
   };
 
   return async (c: Context<HttpEnv>): Promise<Response> => {
@@ -69,50 +191,53 @@ export function mcpHttpHandler(engram: Engram, opts: McpHttpOptions = {}) {
     const principal = c.get('principal');
     if (principal.apiVersion !== 'v2')
       throw new EngramError('Forbidden', 'MCP serves the v2 API: use a v2 key');
+    const tenantId = principal.tenantId;
 
     const sessionId = req.headers.get('mcp-session-id');
     if (sessionId) {
-      const s = sessions.get(sessionId);
-      if (!s || s.tenantId !== principal.tenantId) return rpcError(404, -32001, 'Session not found');
+      if (req.method === 'GET') {
+        if (!(req.headers.get('accept') ?? '').includes('text/event-stream'))
+          return rpcError(406, -32000, 'Not Acceptable: Client must accept text/event-stream');
+        if (!(await owns(tenantId, sessionId))) return rpcError(404, -32001, 'Session not found');
+        touch(tenantId, sessionId);
+        return streams.open(tenantId, sessionId, req.headers.get('last-event-id'));
+      }
+      if (req.method === 'DELETE') {
+        if (!(await owns(tenantId, sessionId))) return rpcError(404, -32001, 'Session not found');
+        await shared.deleteSession(tenantId, sessionId);
+        closeLocal(tenantId, sessionId);
+        return new Response(null, { status: 200 });
+      }
+      const s = await find(tenantId, sessionId);
+      if (!s) return rpcError(404, -32001, 'Session not found');
       s.seen = Date.now();
+      touch(tenantId, sessionId);
       const body = await jsonBody(c);
       if (body instanceof Response) return body;
       const fast = await fastToolCall(req, body.parsedBody, sessionId, s);
       if (fast) return fast;
-      const res = await s.transport.handleRequest(req, body);
-      return req.method === 'GET' && res.ok && res.body ? trackStream(res, s) : res;
+      return s.transport.handleRequest(req, body);
     }
     if (req.method !== 'POST') return rpcError(400, -32000, 'Bad Request: Mcp-Session-Id header is required');
-    if (sessions.size >= maxSessions && !evictOne())
-      throw new EngramError('ServiceUnavailable', 'too many MCP sessions; retry later', { retryAfter: 5 });
 
-    const mcp = createMcpServer(engram, { tenantId: principal.tenantId, keyId: principal.keyId });
-    let session: Session | undefined;
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: randomUUID,
-      enableJsonResponse: true,
-      onsessioninitialized: (id) => {
-        session = {
-          tenantId: principal.tenantId,
-          env: { engram, ctx: { tenantId: principal.tenantId, keyId: principal.keyId } },
-          transport,
-          close: () => mcp.close().catch(() => {}),
-          seen: Date.now(),
-          streams: 0,
-        };
-        sessions.set(id, session);
-      },
-    });
-    const previous = mcp.server.onclose;
-    mcp.server.onclose = () => {
-      previous?.();
-      if (transport.sessionId) sessions.delete(transport.sessionId);
-    };
     const body = await jsonBody(c);
     if (body instanceof Response) return body;
-    await mcp.connect(transport);
-    const res = await transport.handleRequest(req, body);
-    if (!session) await mcp.close(); // not an initialize request: nothing to keep
+    const id = randomUUID();
+    const { mcp, session } = build(tenantId, principal.keyId, id);
+    await mcp.connect(session.transport);
+    const res = await session.transport.handleRequest(req, body);
+    if (session.transport.sessionId !== id || !res.ok) {
+      await session.close(); // not an initialize request: nothing to keep
+      return res;
+    }
+    try {
+      await shared.saveSession(tenantId, id, { keyId: principal.keyId, initialize: body.parsedBody });
+    } catch (err) {
+      await session.close();
+      throw err;
+    }
+    remember(id, session);
+    touched.set(id, Date.now());
     return res;
   };
 }
@@ -164,39 +289,6 @@ async function jsonBody(c: Context<HttpEnv>): Promise<{ parsedBody?: unknown } |
     if (err instanceof SyntaxError) return rpcError(400, -32700, 'Parse error: Invalid JSON');
     throw err;
   }
-}
-
-/** Counts an open notification stream so the idle sweep leaves its session alone. */
-function trackStream(res: Response, s: Session): Response {
-  const reader = res.body!.getReader();
-  let open = true;
-  const end = () => {
-    if (open) {
-      open = false;
-      s.streams--;
-      s.seen = Date.now();
-    }
-  };
-  s.streams++;
-  const body = new ReadableStream<Uint8Array>({
-    async pull(ctrl) {
-      try {
-        const { done, value } = await reader.read();
-        if (done) {
-          end();
-          ctrl.close();
-        } else ctrl.enqueue(value);
-      } catch (err) {
-        end();
-        ctrl.error(err);
-      }
-    },
-    cancel(reason) {
-      end();
-      return reader.cancel(reason);
-    },
-  });
-  return new Response(body, { status: res.status, headers: res.headers });
 }
 
 function rpcError(status: number, code: number, message: string): Response {

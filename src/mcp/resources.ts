@@ -74,8 +74,18 @@ const MEMORY_TYPE = {
   skills: 'agent_skill',
 } as const;
 
+/**
+ * Where a session keeps its subscriptions. Without one (stdio), they live in this process
+ * and changes this process commits are sent at once; an HTTP session keeps them in the
+ * database and receives its notifications through the shared outbox (shared-state.ts).
+ */
+export interface SubscriptionStore {
+  add(uri: string): Promise<void>;
+  remove(uri: string): Promise<void>;
+}
+
 /** Serves resources/* on a low-level server for one tenant; returns the cleanup. */
-export function installResources(server: Server, env: ToolEnv): () => void {
+export function installResources(server: Server, env: ToolEnv, store?: SubscriptionStore): () => void {
   const { ctx } = env;
   const subscriptions = new Set<string>();
   server.registerCapabilities({ resources: { subscribe: true, listChanged: false } });
@@ -93,14 +103,19 @@ export function installResources(server: Server, env: ToolEnv): () => void {
       return { contents: [{ uri: req.params.uri, mimeType: JSON_TYPE, text }] };
     }),
   );
-  server.setRequestHandler(SubscribeRequestSchema, (req) => {
-    subscriptions.add(canonical(req.params.uri));
+  server.setRequestHandler(SubscribeRequestSchema, async (req) => {
+    const uri = canonical(req.params.uri);
+    if (store) await guard(() => store.add(uri));
+    else subscriptions.add(uri);
     return {};
   });
-  server.setRequestHandler(UnsubscribeRequestSchema, (req) => {
-    subscriptions.delete(canonical(req.params.uri));
+  server.setRequestHandler(UnsubscribeRequestSchema, async (req) => {
+    const uri = canonical(req.params.uri);
+    if (store) await guard(() => store.remove(uri));
+    else subscriptions.delete(uri);
     return {};
   });
+  if (store) return () => {};
   const listen = () =>
     env.engram.events.on((change) => {
       if (change.tenantId !== ctx.tenantId || subscriptions.size === 0) return;

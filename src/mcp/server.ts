@@ -4,7 +4,7 @@ import type { Ctx } from '../engine/memory/deps.js';
 import type { Engram } from '../engram.js';
 import { VERSION } from '../version.js';
 import { registerPrompts } from './prompts.js';
-import { installResources } from './resources.js';
+import { installResources, type SubscriptionStore } from './resources.js';
 import { toolsFor } from './tools/index.js';
 import { installTools, type ToolEnv } from './tools/tool.js';
 
@@ -26,7 +26,11 @@ agent's own cases and skills.`;
  * so that argument errors read exactly like REST errors and resource listings paginate;
  * prompts use McpServer's registry. Create one per connection or HTTP session.
  */
-export function createMcpServer(source: Engram | PendingEngram, ctx: Ctx): McpServer {
+export function createMcpServer(
+  source: Engram | PendingEngram,
+  ctx: Ctx,
+  opts: { subscriptions?: SubscriptionStore } = {},
+): McpServer {
   const mcp = new McpServer(
     { name: 'engram', title: 'engram memory', version: VERSION },
     { instructions: INSTRUCTIONS },
@@ -41,7 +45,7 @@ export function createMcpServer(source: Engram | PendingEngram, ctx: Ctx): McpSe
     });
   env.ready?.catch(() => {}); // the opener reports the failure; handlers see it too
   installTools(mcp.server, toolsFor(source.config.mcpTools), env);
-  const stopEvents = installResources(mcp.server, env);
+  const stopEvents = installResources(mcp.server, env, opts.subscriptions);
   registerPrompts(mcp, env);
   const previous = mcp.server.onclose;
   mcp.server.onclose = () => {

@@ -130,6 +130,7 @@ export class Metrics {
       driver: db.driver,
       query: (text, params) => timed('statement', () => db.query(text, params)),
       transaction: <T>(fn: (tx: Sql) => Promise<T>) => timed('transaction', () => db.transaction(fn)),
+      listen: (channel, onPayload) => db.listen(channel, onPayload),
       close: () => db.close(),
     };
   }

@@ -20,6 +20,10 @@ export async function openPglite(dataDir: string | undefined): Promise<Db> {
     driver: 'pglite',
     query: base.query,
     transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
+    listen: async (channel, onPayload) => {
+      const stop = await pg.listen(channel, onPayload);
+      return () => stop();
+    },
     close: () => pg.close(),
   };
 }

@@ -46,6 +46,11 @@ export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
     driver: 'postgres',
     query: base.query,
     transaction: async (fn) => (await sql.begin((tx) => fn(wrap(tx)))) as Awaited<ReturnType<typeof fn>>,
+    listen: async (channel, onPayload) => {
+      // postgres.js keeps one connection for every listen and re-listens after it reconnects.
+      const { unlisten } = await sql.listen(channel, onPayload);
+      return unlisten;
+    },
     close: () => sql.end({ timeout: 5 }),
   };
 }

@@ -38,9 +38,14 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
 export async function startTestServer(
   driver: Driver,
   env: Record<string, string> = {},
-  opts: { log?: Logger } = {},
+  opts: {
+    log?: Logger;
+    /** A second engram on the database of this one (which keeps owning the database). */
+    beside?: TestServer;
+  } = {},
 ): Promise<TestServer> {
-  const database = await createTestDatabase(driver);
+  const beside = opts.beside;
+  const database = beside?.database ?? (await createTestDatabase(driver));
   const config = testConfig(env);
   // ENGRAM_TEST_LOG=debug shows the server's log while debugging a test
   const log =
@@ -52,7 +57,7 @@ export async function startTestServer(
     server = await startHttpServer(engram);
   } catch (err) {
     await engram.close();
-    await database.drop();
+    if (!beside) await database.drop();
     throw err;
   }
   const call: TestServer['call'] = async (method, path, opts = {}) => {
@@ -83,7 +88,7 @@ export async function startTestServer(
     close: async () => {
       await server.close();
       await engram.close();
-      await database.drop();
+      if (!beside) await database.drop();
       rmSync(config.dataDir, { recursive: true, force: true });
     },
   };

@@ -3,6 +3,7 @@ import { sql as memory } from './0002_memory.js';
 import { sql as search } from './0003_search.js';
 import { sql as enqueue } from './0004_enqueue.js';
 import { sql as openMessages } from './0005_open_messages.js';
+import { sql as scaleOut } from './0006_scale_out.js';
 
 export interface Migration {
   version: number;
@@ -17,4 +18,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 3, name: 'search', sql: search },
   { version: 4, name: 'enqueue', sql: enqueue },
   { version: 5, name: 'open_messages', sql: openMessages },
+  { version: 6, name: 'scale-out', sql: scaleOut },
 ];
