@@ -4,6 +4,7 @@ import { EngramError, toEngramError } from '../core/errors.js';
 import { newRequestId } from '../core/ids.js';
 import type { Logger } from '../core/log.js';
 import type { Principal } from '../engine/keys.js';
+import { RateBuckets } from '../engine/rate-buckets.js';
 import type { Engram } from '../engram.js';
 import { mcpHttpHandler } from '../mcp/http.js';
 import { allowedMethods } from './allowed-methods.js';
@@ -11,6 +12,7 @@ import { bearerAuth } from './auth.js';
 import { sendError } from './errors.js';
 import { observeRequests } from './observe.js';
 import { openApiDocument } from './openapi.js';
+import { RateLimiter } from './rate-limit.js';
 import { registerRoutes } from './routes/index.js';
 import { inspectorRoutes } from './ui.js';
 
@@ -89,8 +91,10 @@ export function createHttpApp(engram: Engram, opts: HttpOptions, log: Logger): H
     bearerAuth({
       keys: engram.keys,
       cacheMs: opts.authCacheMs,
-      rateLimitRps: opts.rateLimitRps,
-      rateLimitBurst: opts.rateLimitBurst,
+      limiter:
+        engram.db.driver === 'postgres'
+          ? new RateBuckets(engram.db, opts.rateLimitRps, opts.rateLimitBurst)
+          : new RateLimiter(opts.rateLimitRps, opts.rateLimitBurst),
     }),
   );
 

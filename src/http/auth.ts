@@ -1,13 +1,12 @@
 import type { MiddlewareHandler } from 'hono';
 import { EngramError } from '../core/errors.js';
 import type { KeyService, Principal } from '../engine/keys.js';
-import { RateLimiter } from './rate-limit.js';
+import type { KeyLimiter } from './rate-limit.js';
 
 export interface AuthOptions {
   keys: KeyService;
   cacheMs: number;
-  rateLimitRps: number;
-  rateLimitBurst: number;
+  limiter: KeyLimiter;
 }
 
 /**
@@ -16,7 +15,6 @@ export interface AuthOptions {
  * per-key rate, 503 with Retry-After when the key store cannot be reached.
  */
 export function bearerAuth(opts: AuthOptions): MiddlewareHandler {
-  const limiter = new RateLimiter(opts.rateLimitRps, opts.rateLimitBurst);
   const cache = new Map<string, { principal: Principal; until: number }>();
   return async (c, next) => {
     const header = c.req.header('authorization') ?? '';
@@ -49,7 +47,7 @@ export function bearerAuth(opts: AuthOptions): MiddlewareHandler {
         `this key is for the ${p.apiVersion} API and cannot call ${pathVersion} routes`,
       );
     }
-    const wait = limiter.take(p.keyId);
+    const wait = await opts.limiter.take(p.tenantId, p.keyId);
     if (wait > 0)
       throw new EngramError('RateLimited', 'rate limit exceeded for this API key', { retryAfter: wait });
     c.set('principal', p);

@@ -1,8 +1,14 @@
+/** Takes a token for an API key: 0 when allowed, else the seconds to wait. */
+export interface KeyLimiter {
+  take(tenantId: string, keyId: string): number | Promise<number>;
+}
+
 /**
- * A token bucket per API key: `rps` tokens a second, up to `burst`. Per process: with N
- * stateless engram processes behind a balancer the effective limit is N times this.
+ * A token bucket per API key in this process: `rps` tokens a second, up to `burst`. Used
+ * with the embedded database, which only one process can open; on a PostgreSQL server
+ * the buckets live in the database (engine/rate-buckets.ts) and hold across processes.
  */
-export class RateLimiter {
+export class RateLimiter implements KeyLimiter {
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
 
   constructor(
@@ -16,8 +22,9 @@ export class RateLimiter {
   }
 
   /** Takes a token for key; returns 0 when allowed, else the seconds to wait. */
-  take(key: string): number {
+  take(tenantId: string, keyId: string): number {
     if (!this.enabled) return 0;
+    const key = `${tenantId}\u0000${keyId}`;
     const t = this.now();
     const b = this.buckets.get(key) ?? { tokens: this.burst, at: t };
     b.tokens = Math.min(this.burst, b.tokens + ((t - b.at) / 1000) * this.rps);
