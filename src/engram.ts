@@ -11,6 +11,7 @@ import { MemoryService } from './engine/memory/service.js';
 import { HttpReranker } from './engine/search/rerank.js';
 import { SearchService } from './engine/search/service.js';
 import { TaskService } from './engine/tasks.js';
+import { V1Service } from './engine/v1/service.js';
 import { VectorIndex } from './engine/vector-index.js';
 import { Metrics } from './observability/metrics.js';
 import { createEmbedder } from './providers/embeddings/index.js';
@@ -36,6 +37,8 @@ export interface Engram {
   readonly memory: MemoryService;
   readonly tasks: TaskService;
   readonly search: SearchService;
+  /** The legacy v1 (Cloud) interface and its store. */
+  readonly v1: V1Service;
   readonly queue: TaskQueue;
   readonly events: MemoryEvents;
   /** Prometheus metrics of this process (GET /metrics). */
@@ -159,6 +162,7 @@ export async function openEngram(config: Config, opts: OpenOptions): Promise<Eng
     memory,
     tasks: new TaskService(db),
     search,
+    v1: new V1Service(db, memory, search),
     queue,
     events,
     metrics,

@@ -12,6 +12,7 @@ import type {
   UpdateData,
   UpdateInput,
 } from '../../contract/memory-write.js';
+import type { Sql } from '../../core/db.js';
 import { EngramError } from '../../core/errors.js';
 import { deleteByScope, deleteEpisodesByIds } from './delete.js';
 import type { Ctx, MemoryDeps, Scope } from './deps.js';
@@ -49,33 +50,46 @@ export class MemoryService {
   /**
    * @param opts.extractNow extract the session's buffer after these messages without
    *   waiting for a boundary (a self-contained note).
+   * @param opts.inTx runs in the transaction that stores the messages (callers that keep
+   *   their own record of them commit it together with the messages, or neither).
    */
   async add(
     ctx: Ctx,
     input: AddInput,
-    opts: { extractNow?: boolean } = {},
+    opts: { extractNow?: boolean; inTx?: (tx: Sql, messageIds: string[]) => Promise<void> } = {},
   ): Promise<{ httpStatus: 200 | 202; data: AddData }> {
     const scope: Scope = { appId: input.app_id, projectId: input.project_id };
     // One statement, one round trip: the messages and the job that will process them
     // commit together (nothing is acknowledged that is not durable, nor half-written).
+    // A caller that keeps its own record of the messages (opts.inTx) commits it in the
+    // same transaction.
     let messageIds: string[] = [];
-    const task = await enqueueProcess(
-      this.deps.queue,
-      this.deps.db,
-      ctx.tenantId,
-      scope,
-      input.session_id,
-      {
-        message_count: input.messages.length,
-        async: input.async_mode,
-        ...(opts.extractNow ? { flush: true } : {}),
-      },
-      (taskId) => {
-        const insert = messagesInsert(ctx.tenantId, scope, input.session_id, input.messages, taskId);
-        messageIds = insert.ids;
-        return insert;
-      },
-    );
+    const enqueue = (q: Sql) =>
+      enqueueProcess(
+        this.deps.queue,
+        q,
+        ctx.tenantId,
+        scope,
+        input.session_id,
+        {
+          message_count: input.messages.length,
+          async: input.async_mode,
+          ...(opts.extractNow ? { flush: true } : {}),
+        },
+        (taskId) => {
+          const insert = messagesInsert(ctx.tenantId, scope, input.session_id, input.messages, taskId);
+          messageIds = insert.ids;
+          return insert;
+        },
+      );
+    const inTx = opts.inTx;
+    const task = inTx
+      ? await this.deps.db.transaction(async (tx) => {
+          const t = await enqueue(tx);
+          await inTx(tx, messageIds);
+          return t;
+        })
+      : await enqueue(this.deps.db);
     this.deps.events.emit({
       tenantId: ctx.tenantId,
       appId: scope.appId,

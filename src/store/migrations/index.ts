@@ -4,6 +4,7 @@ import { sql as search } from './0003_search.js';
 import { sql as enqueue } from './0004_enqueue.js';
 import { sql as openMessages } from './0005_open_messages.js';
 import { sql as scaleOut } from './0006_scale_out.js';
+import { sql as legacyV1 } from './0007_legacy_v1.js';
 
 export interface Migration {
   version: number;
@@ -19,4 +20,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 4, name: 'enqueue', sql: enqueue },
   { version: 5, name: 'open_messages', sql: openMessages },
   { version: 6, name: 'scale-out', sql: scaleOut },
+  { version: 7, name: 'legacy_v1', sql: legacyV1 },
 ];

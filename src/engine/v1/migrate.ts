@@ -1,0 +1,80 @@
+import type { Db } from '../../core/db.js';
+import { EngramError } from '../../core/errors.js';
+import type { MemoryService } from '../memory/service.js';
+import type { V1MessageRow } from './store.js';
+
+export interface V1MigrationCounts {
+  tenant: string;
+  /** v1 messages of the tenant. */
+  total: number;
+  /** Of those, already copied into v2 (by this or an earlier run). */
+  migrated: number;
+  /** Copied by the batch that returned these counts. */
+  batch: number;
+}
+
+/** v2 partition migrated v1 memories land in (where v2 clients read by default). */
+const V2_SCOPE = { app_id: 'default', project_id: 'default' } as const;
+
+export async function v1MigrationCounts(db: Db, tenant: string, batch = 0): Promise<V1MigrationCounts> {
+  const [row] = await db.query<{ total: string | number; migrated: string | number }>(
+    `SELECT count(*) AS total, count(migrated_id) AS migrated FROM v1_messages WHERE tenant_id = $1`,
+    [tenant],
+  );
+  return { tenant, total: Number(row?.total ?? 0), migrated: Number(row?.migrated ?? 0), batch };
+}
+
+/**
+ * Copies the next batch of a tenant's unmigrated v1 messages into v2: one group (its
+ * oldest unmigrated messages, in the order they were stored) becomes one add to the v2
+ * session of the same id, senders become sender_id / sender_name, create_time the
+ * millisecond timestamp. The v2 messages and the v1 rows' `migrated_id` commit in one
+ * transaction, so a run killed at any point resumes without copying anything twice;
+ * extraction of the copies runs in the background like any asynchronous add.
+ */
+export async function migrateV1Batch(
+  db: Db,
+  memory: MemoryService,
+  tenant: string,
+  size = 100,
+): Promise<V1MigrationCounts> {
+  const rows = await db.query<V1MessageRow>(
+    `SELECT * FROM v1_messages WHERE tenant_id = $1 AND migrated_id IS NULL
+       AND group_id = (SELECT group_id FROM v1_messages WHERE tenant_id = $1 AND migrated_id IS NULL
+                       ORDER BY seq LIMIT 1)
+     ORDER BY seq LIMIT $2`,
+    [tenant, Math.max(1, Math.min(500, size))],
+  );
+  if (!rows.length) return v1MigrationCounts(db, tenant);
+  await memory.add(
+    { tenantId: tenant },
+    {
+      ...V2_SCOPE,
+      session_id: rows[0]!.group_id,
+      async_mode: true,
+      messages: rows.map((r) => ({
+        sender_id: r.sender,
+        sender_name: r.sender_name,
+        role: r.role,
+        content: r.content,
+        timestamp: Number(r.create_time),
+      })),
+    },
+    {
+      inTx: async (tx, ids) => {
+        const pairs = rows.map((r, i) => ({ message_id: r.message_id, migrated_id: ids[i] }));
+        const marked = await tx.query(
+          `UPDATE v1_messages v SET migrated_id = p.migrated_id, migrated_at = now()
+             FROM jsonb_to_recordset($2::jsonb) AS p(message_id text, migrated_id text)
+            WHERE v.tenant_id = $1 AND v.message_id = p.message_id AND v.migrated_id IS NULL
+           RETURNING v.message_id`,
+          [tenant, JSON.stringify(pairs)],
+        );
+        // Another migration of this tenant copied some of them first: copy nothing here.
+        if (marked.length !== rows.length)
+          throw new EngramError('Conflict', 'another migration of this tenant is running; try again');
+      },
+    },
+  );
+  return v1MigrationCounts(db, tenant, rows.length);
+}

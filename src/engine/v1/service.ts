@@ -1,0 +1,280 @@
+import type { GetData } from '../../contract/memory-read.js';
+import type { SearchData } from '../../contract/search.js';
+import {
+  V1_DEFAULT_GROUP,
+  type V1AddInput,
+  type V1AddResult,
+  type V1DeleteInput,
+  type V1GetInput,
+  type V1Memory,
+  type V1MemoryType,
+  type V1SearchInput,
+} from '../../contract/v1.js';
+import type { Db } from '../../core/db.js';
+import { EngramError, notFound } from '../../core/errors.js';
+import type { Ctx } from '../memory/deps.js';
+import { EPISODE_COLUMNS, type EpisodeRow, episodeItem } from '../memory/serialize.js';
+import type { MemoryService } from '../memory/service.js';
+import type { SearchService } from '../search/service.js';
+import {
+  findMessage,
+  type GroupRow,
+  groupRecord,
+  messagesByEngineIds,
+  rawMessage,
+  type SenderRow,
+  senderRecord,
+  V1_SCOPE,
+} from './store.js';
+
+type AnyItem = {
+  id: string;
+  session_id?: string | null;
+  timestamp?: string | null;
+  updated_at?: string | null;
+};
+
+/** A v2 record in v1 terms: the v1 type name, group_id for the session, no v2 partition. */
+function toV1(item: AnyItem, memoryType: V1MemoryType): V1Memory {
+  const { app_id: _a, project_id: _p, ...rest } = item as AnyItem & { app_id?: string; project_id?: string };
+  return {
+    ...rest,
+    memory_type: memoryType,
+    group_id: item.session_id ?? null,
+    timestamp: item.timestamp ?? item.updated_at ?? null,
+  };
+}
+
+const V2_TYPE = { episodic_memory: 'episode', profile: 'profile', agent_memory: 'agent_case' } as const;
+
+/**
+ * The legacy v1 (Cloud) operations. v1 messages are kept with their v1 fields and run
+ * through the same memory engine under V1_SCOPE, so v1 clients get extraction, get and
+ * search while their memories stay apart from v2 until migrated.
+ */
+export class V1Service {
+  constructor(
+    private readonly db: Db,
+    private readonly memory: MemoryService,
+    private readonly searcher: SearchService,
+  ) {}
+
+  /** Stores one message; the same message_id again changes nothing. */
+  async add(ctx: Ctx, input: V1AddInput, defaultRole: 'user' | 'assistant'): Promise<V1AddResult> {
+    const nothing: V1AddResult = { saved_memories: [], count: 0, status_info: 'accumulated' };
+    if (await findMessage(this.db, ctx.tenantId, input.message_id)) return nothing;
+    const group = input.group_id ?? V1_DEFAULT_GROUP;
+    const senderName = input.sender_name ?? input.sender;
+    const role = input.role ?? defaultRole;
+    const [{ started }] = (await this.db.query<{ started: Date | string }>('SELECT now() AS started')) as [
+      { started: Date | string },
+    ];
+    let status: string;
+    try {
+      ({
+        data: { status },
+      } = await this.memory.add(
+        ctx,
+        {
+          ...V1_SCOPE,
+          session_id: group,
+          async_mode: false,
+          messages: [
+            {
+              sender_id: input.sender,
+              sender_name: senderName,
+              role,
+              content: input.content,
+              timestamp: input.create_time,
+            },
+          ],
+        },
+        {
+          inTx: async (tx, [engineId]) => {
+            await tx.query(
+              `INSERT INTO v1_messages (tenant_id, message_id, group_id, sender, sender_name, role, content,
+                                        refer_list, create_time, engine_id)
+               VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10)`,
+              [
+                ctx.tenantId,
+                input.message_id,
+                group,
+                input.sender,
+                senderName,
+                role,
+                input.content,
+                JSON.stringify(input.refer_list ?? []),
+                input.create_time,
+                engineId,
+              ],
+            );
+            await tx.query(
+              `INSERT INTO v1_senders (tenant_id, sender_id, name) VALUES ($1, $2, $3)
+               ON CONFLICT (tenant_id, sender_id) DO NOTHING`,
+              [ctx.tenantId, input.sender, senderName],
+            );
+            if (input.group_id)
+              await tx.query(
+                `INSERT INTO v1_groups (tenant_id, group_id, name) VALUES ($1, $2, $3)
+                 ON CONFLICT (tenant_id, group_id) DO UPDATE SET name = EXCLUDED.name, updated_at = now()
+                 WHERE $4::boolean`,
+                [ctx.tenantId, input.group_id, input.group_name ?? input.group_id, input.group_name != null],
+              );
+          },
+        },
+      ));
+    } catch (err) {
+      // The same message_id sent twice at once: the other request stored it.
+      if (await findMessage(this.db, ctx.tenantId, input.message_id)) return nothing;
+      throw err;
+    }
+    if (status !== 'extracted') return nothing;
+    const saved = await this.db.query<EpisodeRow>(
+      `SELECT ${EPISODE_COLUMNS} FROM episodes WHERE tenant_id = $1 AND app_id = $2 AND project_id = $3
+         AND session_id = $4 AND created_at >= $5 AND deleted_at IS NULL ORDER BY ts, id`,
+      [ctx.tenantId, V1_SCOPE.app_id, V1_SCOPE.project_id, group, started],
+    );
+    const memories = saved.map((r) => toV1(episodeItem(r, []), 'episodic_memory'));
+    return { saved_memories: memories, count: memories.length, status_info: 'extracted' };
+  }
+
+  async flush(ctx: Ctx, groupId: string) {
+    const r = await this.memory.flush(ctx, { ...V1_SCOPE, session_id: groupId });
+    return { status_info: r.status };
+  }
+
+  async get(ctx: Ctx, input: V1GetInput) {
+    const owner = (input.user_id ?? input.agent_id) as string;
+    const type = V2_TYPE[input.memory_type];
+    const data: GetData = await this.memory.get(ctx, {
+      ...V1_SCOPE,
+      ...pageAll,
+      page: input.page,
+      page_size: input.limit,
+      memory_type: type,
+      ...(type === 'agent_case' ? { agent_id: owner } : { user_id: owner }),
+      ...(input.group_id && type !== 'profile' ? { session_id: input.group_id } : {}),
+    });
+    const memories = [
+      ...data.episodes.map((e) => toV1(e, 'episodic_memory')),
+      ...data.profiles.map((p) => toV1(p, 'profile')),
+      ...data.agent_cases.map((a) => toV1(a, 'agent_memory')),
+    ];
+    return {
+      memories,
+      total_count: data.total_count,
+      has_more: (input.page - 1) * input.limit + memories.length < data.total_count,
+    };
+  }
+
+  async search(ctx: Ctx, input: V1SearchInput) {
+    const owner = (input.user_id ?? input.agent_id) as string;
+    const types = new Set(input.memory_types);
+    const base = {
+      ...V1_SCOPE,
+      query: input.query,
+      method: input.retrieve_method,
+      top_k: input.top_k,
+      radius: null,
+      min_score: null,
+      with_readable_episode: false,
+      enable_llm_rerank: false,
+      filters: input.group_id ? { session_id: input.group_id } : null,
+    };
+    const memories: V1Memory[] = [];
+    const raw: ReturnType<typeof rawMessage>[] = [];
+    let agentMemory: V1Memory | null = null;
+    if (types.has('episodic_memory') || types.has('profile')) {
+      const onlyProfile = !types.has('episodic_memory');
+      const r: SearchData = await this.searcher.search(ctx, {
+        ...base,
+        user_id: owner,
+        memory_type: onlyProfile ? 'profile' : types.has('profile') ? null : 'episode',
+        include_profile: types.has('profile'),
+      });
+      if (types.has('episodic_memory')) memories.push(...r.episodes.map((e) => toV1(e, 'episodic_memory')));
+      if (types.has('profile'))
+        memories.push(
+          ...r.profiles.map((p) => ({
+            ...toV1(p, 'profile'),
+            ...(p.score == null ? {} : { score: p.score }),
+          })),
+        );
+      const byEngineId = await messagesByEngineIds(
+        this.db,
+        ctx.tenantId,
+        r.unprocessed_messages.map((m) => m.id),
+      );
+      for (const m of r.unprocessed_messages) {
+        const row = byEngineId.get(m.id);
+        if (row) raw.push(rawMessage(row, m.score));
+      }
+    }
+    if (types.has('agent_memory')) {
+      const r = await this.searcher.search(ctx, {
+        ...base,
+        agent_id: owner,
+        memory_type: null,
+        include_profile: false,
+      });
+      const agent = [...r.agent_cases, ...r.agent_skills]
+        .sort((a, b) => b.score - a.score)
+        .map((a) => toV1(a as AnyItem, 'agent_memory'));
+      agentMemory = agent[0] ?? null;
+      memories.push(...agent);
+    }
+    return { memories, raw_messages: raw, agent_memory: agentMemory, total_count: memories.length };
+  }
+
+  /** By owner and/or group, or one memory by id; answers nothing (the route sends 204). */
+  async delete(ctx: Ctx, input: V1DeleteInput): Promise<void> {
+    if (input.memory_id) {
+      const found = await this.db.query(
+        `SELECT 1 FROM episodes WHERE tenant_id = $1 AND id = $2 AND app_id = $3 AND project_id = $4
+           AND deleted_at IS NULL`,
+        [ctx.tenantId, input.memory_id.toLowerCase(), V1_SCOPE.app_id, V1_SCOPE.project_id],
+      );
+      if (!found.length) throw notFound(`no memory ${input.memory_id}`);
+      await this.memory.deleteByIds(ctx, {
+        memory_type: 'episode',
+        memory_ids: [input.memory_id.toLowerCase()],
+      });
+      return;
+    }
+    await this.memory.delete(ctx, {
+      ...V1_SCOPE,
+      user_id: input.user_id ?? null,
+      agent_id: input.agent_id ?? null,
+      session_id: input.group_id ?? null,
+    });
+  }
+
+  /** Renames a sender (creating it when unknown). */
+  async patchSender(ctx: Ctx, senderId: string, name: string) {
+    const rows = await this.db.query<SenderRow>(
+      `INSERT INTO v1_senders (tenant_id, sender_id, name) VALUES ($1, $2, $3)
+       ON CONFLICT (tenant_id, sender_id) DO UPDATE SET name = EXCLUDED.name, updated_at = now()
+       RETURNING *`,
+      [ctx.tenantId, senderId, name],
+    );
+    return senderRecord(rows[0]!);
+  }
+
+  async group(ctx: Ctx, groupId: string) {
+    const rows = await this.db.query<GroupRow>(
+      'SELECT * FROM v1_groups WHERE tenant_id = $1 AND group_id = $2',
+      [ctx.tenantId, groupId],
+    );
+    if (!rows[0]) throw new EngramError('NotFound', `no group ${groupId}`);
+    return groupRecord(rows[0]);
+  }
+}
+
+const pageAll = {
+  page: 1,
+  page_size: 100,
+  sort_by: 'timestamp',
+  sort_order: 'desc',
+  with_readable_episode: false,
+  filters: null,
+} as const;
