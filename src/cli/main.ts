@@ -20,6 +20,9 @@ Usage:
   engram keys revoke KEY_ID
                  KEY_ID as keys create and keys list show it (the whole key works too)
   engram migrate apply database migrations and exit
+  engram migrate v1-to-v2 --tenant NAME [--batch N]
+                 copy the tenant's legacy v1 memories into v2 (N per transaction,
+                 default 100); stopped at any point, run it again to carry on
   engram reindex re-embed every memory with the configured embedding model
 
 Options of every command:
@@ -42,6 +45,7 @@ const COMMON = {
   tenant: { type: 'string' },
   'api-version': { type: 'string' },
   label: { type: 'string' },
+  batch: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
@@ -109,7 +113,9 @@ async function run(argv: string[]): Promise<number | undefined> {
     case 'mcp':
       return (await import('./mcp.js')).runMcp(ctx);
     case 'migrate':
-      return (await import('./migrate.js')).runMigrate(ctx);
+      return rest[0] === 'v1-to-v2'
+        ? (await import('./migrate-v1.js')).runV1ToV2(ctx)
+        : (await import('./migrate.js')).runMigrate(ctx);
     case 'reindex':
       return (await import('./reindex.js')).runReindex(ctx);
     default:

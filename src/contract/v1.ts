@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MIN_TIMESTAMP_MS } from './common.js';
 import { IsoInstant } from './time.js';
 
 /**
@@ -10,8 +11,14 @@ import { IsoInstant } from './time.js';
  */
 const Id = z.string().min(1).max(128);
 
-/** ISO 8601 date-time (range-checked like every time input), parsed to Unix milliseconds. */
-export const IsoTime = IsoInstant.transform((s) => Date.parse(s));
+/**
+ * ISO 8601 date-time (range-checked like every time input), parsed to Unix milliseconds;
+ * no earlier than the v2 message floor, so every v1 message can be migrated.
+ */
+export const IsoTime = IsoInstant.transform((s) => Date.parse(s)).refine(
+  (ms) => ms >= MIN_TIMESTAMP_MS,
+  `must be no earlier than ${new Date(MIN_TIMESTAMP_MS).toISOString()}`,
+);
 
 /** POST /api/v1/memories and /api/v1/memories/agent: one message. */
 export const V1AddInput = z

@@ -14,6 +14,7 @@ export type ControlRequest =
   | { op: 'keys.create'; args: { tenant: string; apiVersion: 'v1' | 'v2'; label?: string } }
   | { op: 'keys.list'; args: { tenant?: string } }
   | { op: 'keys.revoke'; args: { key: string } }
+  | { op: 'v1.migrate'; args: { tenant: string; batch: number } }
   | { op: 'mcp'; args: { tenant: string } };
 
 export type ControlResponse =

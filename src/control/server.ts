@@ -76,6 +76,8 @@ async function run(engram: Engram, req: Exclude<ControlRequest, { op: 'mcp' }>):
       return engram.keys.list(req.args.tenant);
     case 'keys.revoke':
       return engram.keys.revoke(req.args.key);
+    case 'v1.migrate':
+      return engram.v1.migrate(req.args.tenant, req.args.batch);
     default:
       throw new Error(`unknown control op ${(req as { op: string }).op}`);
   }

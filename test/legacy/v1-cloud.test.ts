@@ -71,6 +71,9 @@ describe.each(DRIVERS)('legacy v1 (Cloud) [%s]', (driver) => {
     expect(missing.body.message).toContain('create_time');
     const badTime = await say('m-y', 'rosa', 'hello', 0, { create_time: 'yesterday-ish' });
     expect(badTime.status).toBe(422);
+    const ancient = await say('m-y', 'rosa', 'hello', 0, { create_time: '1999-12-31T23:00:00Z' });
+    expect(ancient.status).toBe(422);
+    expect(ancient.body.message).toContain('create_time');
     const badRole = await say('m-z', 'rosa', 'hello', 0, { role: 'system' });
     expect(badRole.status).toBe(422);
     const rows = await s.engram.db.query('SELECT message_id FROM v1_messages WHERE tenant_id = $1', [

@@ -1,4 +1,4 @@
-import type { Db } from '../../core/db.js';
+import type { Db, Row } from '../../core/db.js';
 import { EngramError } from '../../core/errors.js';
 import type { MemoryService } from '../memory/service.js';
 import type { V1MessageRow } from './store.js';
@@ -12,6 +12,8 @@ export interface V1MigrationCounts {
   /** Copied by the batch that returned these counts. */
   batch: number;
 }
+
+type Copied = 'message_id' | 'group_id' | 'sender' | 'sender_name' | 'role' | 'content' | 'create_time';
 
 /** v2 partition migrated v1 memories land in (where v2 clients read by default). */
 const V2_SCOPE = { app_id: 'default', project_id: 'default' } as const;
@@ -36,13 +38,19 @@ export async function migrateV1Batch(
   db: Db,
   memory: MemoryService,
   tenant: string,
-  size = 100,
+  size: number,
 ): Promise<V1MigrationCounts> {
-  const rows = await db.query<V1MessageRow>(
-    `SELECT * FROM v1_messages WHERE tenant_id = $1 AND migrated_id IS NULL
-       AND group_id = (SELECT group_id FROM v1_messages WHERE tenant_id = $1 AND migrated_id IS NULL
-                       ORDER BY seq LIMIT 1)
-     ORDER BY seq LIMIT $2`,
+  if (size < 1) return v1MigrationCounts(db, tenant);
+  // The sender registry's name (PATCH /api/v1/senders) wins over the name sent with the message.
+  const rows = await db.query<Pick<V1MessageRow, Copied> & Row>(
+    `SELECT m.message_id, m.group_id, m.sender, COALESCE(s.name, m.sender_name) AS sender_name,
+            m.role, m.content, m.create_time
+       FROM v1_messages m
+       LEFT JOIN v1_senders s ON s.tenant_id = m.tenant_id AND s.sender_id = m.sender
+      WHERE m.tenant_id = $1 AND m.migrated_id IS NULL
+        AND m.group_id = (SELECT group_id FROM v1_messages WHERE tenant_id = $1 AND migrated_id IS NULL
+                          ORDER BY seq LIMIT 1)
+      ORDER BY m.seq LIMIT $2`,
     [tenant, Math.max(1, Math.min(500, size))],
   );
   if (!rows.length) return v1MigrationCounts(db, tenant);

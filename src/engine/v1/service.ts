@@ -16,6 +16,7 @@ import type { Ctx } from '../memory/deps.js';
 import { EPISODE_COLUMNS, type EpisodeRow, episodeItem } from '../memory/serialize.js';
 import type { MemoryService } from '../memory/service.js';
 import type { SearchService } from '../search/service.js';
+import { migrateV1Batch, type V1MigrationCounts } from './migrate.js';
 import {
   findMessage,
   type GroupRow,
@@ -258,6 +259,14 @@ export class V1Service {
       [ctx.tenantId, senderId, name],
     );
     return senderRecord(rows[0]!);
+  }
+
+  /**
+   * Copies the tenant's next batch of at most `size` v1 messages into v2 (see
+   * migrateV1Batch); size 0 only counts.
+   */
+  migrate(tenant: string, size: number): Promise<V1MigrationCounts> {
+    return migrateV1Batch(this.db, this.memory, tenant, size);
   }
 
   async group(ctx: Ctx, groupId: string) {
