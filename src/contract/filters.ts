@@ -6,7 +6,8 @@ import { Instant } from './time.js';
  * arrays, all of which must hold. A condition is a scalar (equality) or an operator
  * object: `{"timestamp": {"gte": 1714000000000, "lt": "2024-05-01T00:00:00Z"}}`,
  * `{"sender_id": {"in": ["u1", "u2"]}}`, `{"OR": [{"session_id": "a"}, {"session_id": "b"}]}`.
- * Fields: session_id, sender_id, timestamp (Unix ms or ISO 8601).
+ * Fields: session_id, sender_id, timestamp (Unix ms or ISO 8601), tags (eq, ne, in: the
+ * memory carries the tag, does not, carries one of them).
  */
 const Scalar = z.union([z.string().min(1).max(256), z.number()]);
 const operators = <V extends z.ZodType>(value: V) =>
@@ -31,7 +32,7 @@ export type Condition = z.infer<typeof Condition>;
 /** A condition on `timestamp`: every value a range-checked instant. */
 export const TimeCondition = z.union([Instant, operators(Instant)]);
 
-export const FILTER_FIELDS = ['session_id', 'sender_id', 'timestamp'] as const;
+export const FILTER_FIELDS = ['session_id', 'sender_id', 'timestamp', 'tags'] as const;
 export type FilterField = (typeof FILTER_FIELDS)[number];
 
 export interface FilterNode {
@@ -40,6 +41,7 @@ export interface FilterNode {
   session_id?: Condition | undefined;
   sender_id?: Condition | undefined;
   timestamp?: Condition | undefined;
+  tags?: Condition | undefined;
 }
 
 export const FilterNode: z.ZodType<FilterNode> = z.lazy(() =>
@@ -51,6 +53,9 @@ export const FilterNode: z.ZodType<FilterNode> = z.lazy(() =>
       sender_id: Condition.optional(),
       timestamp: TimeCondition.optional().describe(
         'Time condition in Unix ms or ISO 8601, e.g. {"gte": 1767225600000, "lt": "2026-02-01T00:00:00Z"}.',
+      ),
+      tags: Condition.optional().describe(
+        'Tag condition (eq, ne, in), e.g. "travel" or {"in": ["travel", "work"]}; only episodes carry tags.',
       ),
     })
     .strict(),

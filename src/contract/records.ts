@@ -34,14 +34,16 @@ export const EpisodeItem = z.object({
 });
 export type EpisodeItem = z.infer<typeof EpisodeItem>;
 
-export const ProfileItemEntry = z.object({
-  item_id: z.string(),
-  category: z.string().optional(),
-  trait: z.string().optional(),
-  description: z.string(),
-  source_message_ids: sourceIds,
-  updated_at: isoDate,
-});
+export const ProfileItemEntry = z
+  .object({
+    item_id: z.string(),
+    category: z.string().optional(),
+    trait: z.string().optional(),
+    description: z.string(),
+    source_message_ids: sourceIds,
+    updated_at: isoDate,
+  })
+  .loose();
 
 export const ProfileData = z
   .object({

@@ -1,4 +1,4 @@
-import type { Condition, FilterField, FilterNode } from '../contract/filters.js';
+import { type Condition, FILTER_FIELDS, type FilterField, type FilterNode } from '../contract/filters.js';
 import { instantMs } from '../contract/time.js';
 import { EngramError } from '../core/errors.js';
 
@@ -12,6 +12,8 @@ export interface FilterColumns {
   timestamp: string;
   /** Scalar column, or `{ array: 'col' }` when the table holds a text[] of senders. */
   sender_id: string | { array: string };
+  /** The text[] of tags; absent on tables whose rows carry none (no row has a tag). */
+  tags?: { array: string };
 }
 
 export function compileFilter(
@@ -22,7 +24,7 @@ export function compileFilter(
 ): string {
   if (!node) return 'TRUE';
   const parts: string[] = [];
-  for (const field of ['session_id', 'sender_id', 'timestamp'] as const) {
+  for (const field of FILTER_FIELDS) {
     const cond = node[field];
     if (cond !== undefined) parts.push(compileCondition(field, cond, columns, params, `${path}.${field}`));
   }
@@ -55,7 +57,7 @@ function compileCondition(
     return `$${params.length}`;
   };
   const out = ops.map(([op, v]) => {
-    const col = columns[field];
+    const col = columns[field] ?? { array: "'{}'::text[]" };
     if (op === 'in') {
       const list = (v as unknown[]).map((x, i) => value(x, `${path}.in[${i}]`)).join(', ');
       if (typeof col === 'object') return `${col.array} && ARRAY[${list}]::text[]`;
@@ -64,7 +66,7 @@ function compileCondition(
     if (typeof col === 'object') {
       if (op === 'eq') return `${col.array} @> ARRAY[${value(v, `${path}.${op}`)}]::text[]`;
       if (op === 'ne') return `NOT (${col.array} @> ARRAY[${value(v, `${path}.${op}`)}]::text[])`;
-      throw new EngramError('InvalidParameter', `${path}: sender_id supports eq, ne and in`, { param: path });
+      throw new EngramError('InvalidParameter', `${path}: ${field} supports eq, ne and in`, { param: path });
     }
     return `${col} ${SQL_OP[op]} ${value(v, `${path}.${op}`)}`;
   });

@@ -82,6 +82,10 @@ export const TOOL_NAMES = [
   'update_episode',
   'delete_memories',
   'delete_episodes',
+  'tag_memories',
+  'untag_memories',
+  'retag_memories',
+  'edit_profile',
   'get_task_stats',
   'list_tasks',
 ];

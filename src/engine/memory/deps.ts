@@ -29,6 +29,12 @@ export interface Scope {
   projectId: string;
 }
 
+/**
+ * app_ids of partitions the v2 contract cannot name (a LIKE pattern): the legacy v1 store
+ * keeps its memories there. Operations addressed by memory id alone skip them.
+ */
+export const RESERVED_APP_IDS = 'v1:%';
+
 /** Jobs of one session run one at a time, in order. */
 export const sessionChain = (s: Scope, sessionId: string) =>
   JSON.stringify(['session', s.appId, s.projectId, sessionId]);

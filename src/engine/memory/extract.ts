@@ -228,6 +228,55 @@ export async function insertFacts(tx: Sql, tenantId: string, facts: readonly Fac
   );
 }
 
+export interface LockedProfile {
+  id: string;
+  profile_data: ProfileData;
+  version: number;
+}
+
+/** Locks one user's profile for this transaction and reads it (undefined: none yet). */
+export async function lockProfile(
+  tx: Sql,
+  ctx: Ctx,
+  scope: Scope,
+  userId: string,
+): Promise<LockedProfile | undefined> {
+  await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 11))', [
+    JSON.stringify([ctx.tenantId, scope.appId, scope.projectId, userId]),
+  ]);
+  const rows = await tx.query<{ id: string; profile_data: ProfileData; version: number }>(
+    `SELECT id, profile_data, version FROM profiles
+     WHERE tenant_id = $1 AND app_id = $2 AND project_id = $3 AND user_id = $4 AND deleted_at IS NULL`,
+    [ctx.tenantId, scope.appId, scope.projectId, userId],
+  );
+  return rows[0] && { ...rows[0], version: Number(rows[0].version) };
+}
+
+/** Writes a profile read by lockProfile (creating it when there was none); its version advances. */
+export async function writeProfile(
+  tx: Sql,
+  ctx: Ctx,
+  scope: Scope,
+  userId: string,
+  existing: LockedProfile | undefined,
+  next: ProfileData,
+): Promise<{ id: string; version: number }> {
+  if (existing) {
+    const [row] = await tx.query<{ version: number }>(
+      `UPDATE profiles SET profile_data = $3::jsonb, version = version + 1, updated_at = now()
+       WHERE tenant_id = $1 AND id = $2 RETURNING version`,
+      [ctx.tenantId, existing.id, JSON.stringify(next)],
+    );
+    return { id: existing.id, version: Number(row!.version) };
+  }
+  const id = newId();
+  await tx.query(
+    `INSERT INTO profiles (tenant_id, id, app_id, project_id, user_id, profile_data) VALUES ($1, $2, $3, $4, $5, $6::jsonb)`,
+    [ctx.tenantId, id, scope.appId, scope.projectId, userId, JSON.stringify(next)],
+  );
+  return { id, version: 1 };
+}
+
 /** Read-modify-write of one user's profile under a lock on that user. Returns the profile id. */
 export async function upsertProfile(
   tx: Sql,
@@ -236,29 +285,9 @@ export async function upsertProfile(
   userId: string,
   change: (p: ProfileData) => ProfileData,
 ): Promise<string> {
-  await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 11))', [
-    JSON.stringify([ctx.tenantId, scope.appId, scope.projectId, userId]),
-  ]);
-  const rows = await tx.query<{ id: string; profile_data: ProfileData }>(
-    `SELECT id, profile_data FROM profiles
-     WHERE tenant_id = $1 AND app_id = $2 AND project_id = $3 AND user_id = $4 AND deleted_at IS NULL`,
-    [ctx.tenantId, scope.appId, scope.projectId, userId],
-  );
-  const existing = rows[0];
+  const existing = await lockProfile(tx, ctx, scope, userId);
   const next = change(existing?.profile_data ?? emptyProfile());
-  if (existing) {
-    await tx.query(
-      `UPDATE profiles SET profile_data = $3::jsonb, updated_at = now() WHERE tenant_id = $1 AND id = $2`,
-      [ctx.tenantId, existing.id, JSON.stringify(next)],
-    );
-    return existing.id;
-  }
-  const id = newId();
-  await tx.query(
-    `INSERT INTO profiles (tenant_id, id, app_id, project_id, user_id, profile_data) VALUES ($1, $2, $3, $4, $5, $6::jsonb)`,
-    [ctx.tenantId, id, scope.appId, scope.projectId, userId, JSON.stringify(next)],
-  );
-  return id;
+  return (await writeProfile(tx, ctx, scope, userId, existing, next)).id;
 }
 
 const distinct = (xs: string[]) => [...new Set(xs)];

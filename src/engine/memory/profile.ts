@@ -90,7 +90,7 @@ function newestFirstCap(items: Entry[], cap: number): Entry[] {
   return items.filter((e) => keep.has(e));
 }
 
-function summarise(explicit: Entry[], implicit: Entry[]): string {
+export function summarise(explicit: Entry[], implicit: Entry[]): string {
   const latest = [...explicit].sort((a, b) => b.updated_at.localeCompare(a.updated_at)).slice(0, 6);
   const traits = implicit.slice(0, 3).map((t) => t.trait);
   const parts = latest.map((e) => e.description.replace(/\.$/, ''));

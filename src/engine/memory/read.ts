@@ -59,7 +59,12 @@ export async function getMemories(db: Db, ctx: Ctx, input: GetInput): Promise<Ge
     case 'episode': {
       const cond = compileFilter(
         filter,
-        { session_id: 'session_id', timestamp: 'ts', sender_id: { array: 'sender_ids' } },
+        {
+          session_id: 'session_id',
+          timestamp: 'ts',
+          sender_id: { array: 'sender_ids' },
+          tags: { array: 'tags' },
+        },
         params,
       );
       const rows = await page<EpisodeRow>(

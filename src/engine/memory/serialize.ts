@@ -24,6 +24,7 @@ export interface EpisodeRow extends Row {
   type: string;
   source_message_ids: string[];
   edited_at: Date | string | null;
+  tags: string[] | null;
   reflect_state: 'pending' | 'done' | null;
 }
 
@@ -55,7 +56,7 @@ export function episodeItem(r: EpisodeRow, facts: FactRow[], viewer?: string, re
       content: f.content,
       source_message_ids: f.source_message_ids,
     })),
-    tags: [],
+    tags: r.tags ?? [],
     source_message_ids: r.source_message_ids,
   };
   if (r.edited_at) {
@@ -154,7 +155,7 @@ export const skillItem = (r: SkillRow): AgentSkillItem => ({
 
 /** Columns selected for each kind (never the embedding or tsvector). */
 export const EPISODE_COLUMNS =
-  'id, app_id, project_id, session_id, owner_ids, sender_ids, ts, subject, summary, episode, type, source_message_ids, edited_at, reflect_state';
+  'id, app_id, project_id, session_id, owner_ids, sender_ids, ts, subject, summary, episode, type, source_message_ids, edited_at, reflect_state, tags';
 export const CASE_COLUMNS =
   'id, app_id, project_id, agent_id, session_id, ts, task_intent, approach, quality_score, key_insight, source_message_ids';
 export const SKILL_COLUMNS =

@@ -12,6 +12,8 @@ import type {
   UpdateData,
   UpdateInput,
 } from '../../contract/memory-write.js';
+import type { EditData, EditInput } from '../../contract/profile-edit.js';
+import type { TagData } from '../../contract/tags.js';
 import type { Sql } from '../../core/db.js';
 import { EngramError } from '../../core/errors.js';
 import { deleteByScope, deleteEpisodesByIds } from './delete.js';
@@ -20,8 +22,10 @@ import { storeFeedback } from './feedback.js';
 import { sweepIdleSessions } from './idle.js';
 import { messagesInsert } from './messages.js';
 import { enqueueProcess, type ProcessResult, processSession } from './process.js';
+import { editProfile } from './profile-edit.js';
 import { getMemories } from './read.js';
 import { consolidateSkills } from './skills.js';
+import { changeTags, type TagChange } from './tags.js';
 import { refreshEpisode, updateEpisode } from './update.js';
 
 /**
@@ -151,5 +155,14 @@ export class MemoryService {
 
   feedback(ctx: Ctx, input: FeedbackInput): Promise<{ id: string }> {
     return storeFeedback(this.deps, ctx, input);
+  }
+
+  /** tag/bind, tag/unbind, tag/replace on episodes by id. */
+  tags(ctx: Ctx, change: TagChange, memoryIds: readonly string[], tags: readonly string[]): Promise<TagData> {
+    return changeTags(this.deps.db, ctx, change, memoryIds, tags);
+  }
+
+  editProfile(ctx: Ctx, input: EditInput): Promise<EditData> {
+    return editProfile(this.deps, ctx, input);
   }
 }

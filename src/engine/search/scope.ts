@@ -36,6 +36,7 @@ const EPISODE_FILTER_COLUMNS = {
   session_id: 'e.session_id',
   timestamp: 'e.ts',
   sender_id: { array: 'e.sender_ids' },
+  tags: { array: 'e.tags' },
 } as const;
 
 /** Episodes visible to a user (owner_ids holds every human sender of the episode). */

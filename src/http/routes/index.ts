@@ -3,12 +3,14 @@ import type { Engram } from '../../engram.js';
 import type { HttpEnv } from '../app.js';
 import { inspectRoutes } from './inspect.js';
 import { memoryRoutes } from './memory.js';
+import { memoryTagRoutes } from './memory-tags.js';
 import { taskRoutes } from './tasks.js';
 import { v1Routes } from './v1.js';
 
 /** Mounts every REST route on the app. */
 export function registerRoutes(app: Hono<HttpEnv>, engram: Engram): void {
   memoryRoutes(app, engram);
+  memoryTagRoutes(app, engram);
   taskRoutes(app, engram);
   inspectRoutes(app, engram);
   v1Routes(app, engram);

@@ -2,6 +2,7 @@ import { deleteEpisodes, deleteMemories, flushSession, getMemories, updateEpisod
 import { rate } from './rate.js';
 import { recall } from './recall.js';
 import { remember } from './remember.js';
+import { editProfile, retagMemories, tagMemories, untagMemories } from './tags.js';
 import { getTask, getTaskStats, listTasks } from './tasks.js';
 import type { AnyTool } from './tool.js';
 
@@ -13,6 +14,10 @@ export const ADMIN_TOOLS: AnyTool[] = [
   updateEpisode,
   deleteMemories,
   deleteEpisodes,
+  tagMemories,
+  untagMemories,
+  retagMemories,
+  editProfile,
   getTaskStats,
   listTasks,
 ];

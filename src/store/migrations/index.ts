@@ -5,6 +5,7 @@ import { sql as enqueue } from './0004_enqueue.js';
 import { sql as openMessages } from './0005_open_messages.js';
 import { sql as scaleOut } from './0006_scale_out.js';
 import { sql as legacyV1 } from './0007_legacy_v1.js';
+import { sql as tags } from './0008_tags.js';
 
 export interface Migration {
   version: number;
@@ -21,4 +22,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 5, name: 'open_messages', sql: openMessages },
   { version: 6, name: 'scale-out', sql: scaleOut },
   { version: 7, name: 'legacy_v1', sql: legacyV1 },
+  { version: 8, name: 'tags', sql: tags },
 ];
