@@ -145,5 +145,5 @@ describe('engram mcp on a data dir another engram owns [pglite]', () => {
       await first.client.close();
     }
     expect(existsSync(join(dir, 'engram.lock'))).toBe(false);
-  });
+  }, 240_000);
 });

@@ -101,5 +101,5 @@ describe.each(DRIVERS)('crash safety [%s]', (driver) => {
     const missing = acked.flatMap((a) => a.ids).filter((id) => !seen.has(id));
     expect(missing).toEqual([]);
     await server.stop();
-  });
+  }, 240_000);
 });
