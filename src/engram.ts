@@ -8,6 +8,7 @@ import { TaskQueue } from './engine/jobs/queue.js';
 import { KeyService } from './engine/keys.js';
 import type { BoundaryRules } from './engine/memory/boundary.js';
 import { MemoryService } from './engine/memory/service.js';
+import { ObjectService } from './engine/objects.js';
 import { HttpReranker } from './engine/search/rerank.js';
 import { SearchService } from './engine/search/service.js';
 import { TaskService } from './engine/tasks.js';
@@ -19,6 +20,7 @@ import { createLlm, LlmExtractor } from './providers/llm/index.js';
 import { OfflineExtractor } from './providers/offline/index.js';
 import { acquireLock, type DataDirLock } from './store/lock.js';
 import { migrate } from './store/migrate.js';
+import { LocalObjectStore } from './store/objects-local.js';
 import { openPglite } from './store/pglite.js';
 import { openPostgres } from './store/postgres.js';
 import { VERSION } from './version.js';
@@ -39,6 +41,8 @@ export interface Engram {
   readonly search: SearchService;
   /** The legacy v1 (Cloud) interface and its store. */
   readonly v1: V1Service;
+  /** Signed uploads (object/sign) and the objects they stored. */
+  readonly objects: ObjectService;
   readonly queue: TaskQueue;
   readonly events: MemoryEvents;
   /** Prometheus metrics of this process (GET /metrics). */
@@ -130,9 +134,11 @@ export async function openEngram(config: Config, opts: OpenOptions): Promise<Eng
     maxAttempts: config.taskMaxAttempts,
     observe: (type, outcome, seconds) => metrics.observeTask(type, outcome, seconds),
   });
+  const objects = new ObjectService(db, new LocalObjectStore(db, join(config.dataDir, 'objects')));
   const memory = new MemoryService(
     {
       db,
+      objectText: (tenantId, key, param) => objects.textOf(tenantId, key, param),
       queue,
       extractor,
       embedder,
@@ -163,6 +169,7 @@ export async function openEngram(config: Config, opts: OpenOptions): Promise<Eng
     tasks: new TaskService(db),
     search,
     v1: new V1Service(db, memory, search),
+    objects,
     queue,
     events,
     metrics,

@@ -3,6 +3,7 @@
  * (LLM, embeddings, rerank, extractors) and src/store (Db); the composition root picks
  * them from configuration.
  */
+import type { Readable } from 'node:stream';
 import type { z } from 'zod';
 
 // ---------------------------------------------------------------- embeddings
@@ -163,3 +164,32 @@ export interface Extractor {
   /** Consolidates similar cases of one agent into one reusable skill. */
   distillSkill(cases: readonly CaseForSkill[]): Promise<ExtractedSkill>;
 }
+
+// ---------------------------------------------------------------- object storage
+
+/** Where signed uploads go: the local data dir, or an S3-compatible bucket. */
+export interface ObjectStore {
+  readonly kind: 'local' | 's3';
+  /** A presigned POST (url + form fields) accepting one file of at most maxSize bytes under key. */
+  presign(o: {
+    tenantId: string;
+    key: string;
+    maxSize: number;
+    expiresAt: number;
+    /** Origin of the request asking (where the local store is reached). */
+    origin: string;
+  }): Promise<{ url: string; fields: Record<string, string> }>;
+  /** Up to maxBytes of the object, or undefined when nothing was uploaded under key. */
+  read(tenantId: string, key: string, maxBytes: number): Promise<Buffer | undefined>;
+  /**
+   * A store that takes uploads itself (the local one, at LOCAL_UPLOAD_PATH): checks the
+   * signed form fields and stores the file streamed after them.
+   */
+  receive?(
+    fields: Record<string, string>,
+    file: Readable,
+  ): Promise<{ tenantId: string; key: string; size: number }>;
+}
+
+/** Where the local object store takes uploads, relative to the server's origin. */
+export const LOCAL_UPLOAD_PATH = '/api/v2/objects';

@@ -14,6 +14,7 @@ import { observeRequests } from './observe.js';
 import { openApiDocument } from './openapi.js';
 import { RateLimiter } from './rate-limit.js';
 import { registerRoutes } from './routes/index.js';
+import { localUploadRoute } from './routes/objects.js';
 import { inspectorRoutes } from './ui.js';
 
 export type HttpEnv = { Variables: { requestId: string; principal: Principal } };
@@ -75,6 +76,9 @@ export function createHttpApp(engram: Engram, opts: HttpOptions, log: Logger): H
 
   // Public: the web inspector's page and assets (the page asks for a key and calls the API).
   inspectorRoutes(app);
+
+  // Uploads to the local object store: signed, not keyed, and as large as their signature allows.
+  if (engram.objects.takesUploads) localUploadRoute(app, engram);
 
   app.use(
     '*',

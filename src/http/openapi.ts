@@ -95,7 +95,7 @@ function describe(
 ): Json {
   const envelope = add(
     `${cap(op.operationId)}Response`,
-    z.object({ request_id: z.string(), data: op.data }),
+    op.envelope ?? z.object({ request_id: z.string(), data: op.data }),
     'output',
   );
   const responses: Json = {};

@@ -37,8 +37,15 @@ describe.each(DRIVERS)('hostile input gets 4xx in the envelope, never 5xx [%s]',
 
   it('refuses a body nested 5,000 deep on every POST route with 422', async () => {
     const body = nested(5000);
+    const v1Key = await s.key('hostile', 'v1');
     for (const path of postRoutes) {
-      const r = await s.call('POST', path, { key, body });
+      const r = await s.call('POST', path, { key: path.startsWith('/api/v1/') ? v1Key : key, body });
+      if (findOperation('post', path)?.envelope) {
+        // object/sign answers the hosted envelope: HTTP 200, status 2018 (invalid parameters)
+        expect(r.status, path).toBe(200);
+        expect(r.body.status, path).toBe(2018);
+        continue;
+      }
       expect(r.status, path).toBe(422);
       expect(r.body.code, path).toBe('InvalidParameter');
     }

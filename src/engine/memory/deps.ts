@@ -16,6 +16,11 @@ export interface MemoryDeps {
   rules: BoundaryRules;
   /** How long a synchronous add or flush waits for its work before answering. */
   syncWaitMs: number;
+  /**
+   * The text an uploaded object (a content item's `uri`) gives its message; throws
+   * InvalidParameter (reported at `param`) when the key names no uploaded object.
+   */
+  objectText?: (tenantId: string, key: string, param: string) => Promise<string>;
 }
 
 /** Who is asking: every operation is confined to the tenant. */

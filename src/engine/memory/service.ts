@@ -63,6 +63,7 @@ export class MemoryService {
     opts: { extractNow?: boolean; inTx?: (tx: Sql, messageIds: string[]) => Promise<void> } = {},
   ): Promise<{ httpStatus: 200 | 202; data: AddData }> {
     const scope: Scope = { appId: input.app_id, projectId: input.project_id };
+    input = { ...input, messages: await this.withObjectText(ctx, input.messages) };
     // One statement, one round trip: the messages and the job that will process them
     // commit together (nothing is acknowledged that is not durable, nor half-written).
     // A caller that keeps its own record of the messages (opts.inTx) commits it in the
@@ -117,6 +118,30 @@ export class MemoryService {
       httpStatus: 200,
       data: { ...base, status: result && result.segments > 0 ? 'extracted' : 'accumulated' },
     };
+  }
+
+  /** Content items naming an uploaded object (`uri`, no `text`) get the object's text. */
+  private async withObjectText(ctx: Ctx, messages: AddInput['messages']): Promise<AddInput['messages']> {
+    const resolve = this.deps.objectText;
+    const fromObject = (c: { uri?: string | null | undefined; text?: string | null | undefined }) =>
+      c.uri != null && c.text == null && !/^[a-z][a-z0-9+.-]*:/i.test(c.uri);
+    if (!resolve) return messages;
+    return Promise.all(
+      messages.map(async (m, i) =>
+        typeof m.content === 'string' || !m.content.some(fromObject)
+          ? m
+          : {
+              ...m,
+              content: await Promise.all(
+                m.content.map(async (c, j) =>
+                  fromObject(c)
+                    ? { ...c, text: await resolve(ctx.tenantId, c.uri!, `messages[${i}].content[${j}].uri`) }
+                    : c,
+                ),
+              ),
+            },
+      ),
+    );
   }
 
   async flush(ctx: Ctx, input: FlushInput): Promise<FlushData> {

@@ -4,6 +4,7 @@ import type { HttpEnv } from '../app.js';
 import { inspectRoutes } from './inspect.js';
 import { memoryRoutes } from './memory.js';
 import { memoryTagRoutes } from './memory-tags.js';
+import { objectRoutes } from './objects.js';
 import { taskRoutes } from './tasks.js';
 import { v1Routes } from './v1.js';
 
@@ -11,6 +12,7 @@ import { v1Routes } from './v1.js';
 export function registerRoutes(app: Hono<HttpEnv>, engram: Engram): void {
   memoryRoutes(app, engram);
   memoryTagRoutes(app, engram);
+  objectRoutes(app, engram);
   taskRoutes(app, engram);
   inspectRoutes(app, engram);
   v1Routes(app, engram);

@@ -29,6 +29,8 @@ export interface OperationSpec<
   data: D;
   /** Success statuses (default [200]). */
   statuses?: number[];
+  /** The whole success body, for an operation that does not answer `request_id` + `data`. */
+  envelope?: z.ZodType;
 }
 
 export interface OperationInput<B, Q, P> {
@@ -46,6 +48,11 @@ export const operationKey = (method: string, path: string) => `${method.toUpperC
 /** The recorded operation for a mounted route, if it was mounted with `operation`. */
 export const findOperation = (method: string, path: string): AnyOperation | undefined =>
   OPERATIONS.get(operationKey(method, path));
+
+/** Records an operation whose route is mounted by hand (its own envelope or body handling). */
+export function describeOperation(spec: AnyOperation): void {
+  OPERATIONS.set(operationKey(spec.method, spec.path), spec);
+}
 
 /**
  * Mounts an operation: validates path parameters, query and body with its schemas (422 in

@@ -6,6 +6,7 @@ import { sql as openMessages } from './0005_open_messages.js';
 import { sql as scaleOut } from './0006_scale_out.js';
 import { sql as legacyV1 } from './0007_legacy_v1.js';
 import { sql as tags } from './0008_tags.js';
+import { sql as objects } from './0009_objects.js';
 
 export interface Migration {
   version: number;
@@ -23,4 +24,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 6, name: 'scale-out', sql: scaleOut },
   { version: 7, name: 'legacy_v1', sql: legacyV1 },
   { version: 8, name: 'tags', sql: tags },
+  { version: 9, name: 'objects', sql: objects },
 ];
