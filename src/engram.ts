@@ -18,6 +18,7 @@ import { Metrics } from './observability/metrics.js';
 import { createEmbedder } from './providers/embeddings/index.js';
 import { createLlm, LlmExtractor } from './providers/llm/index.js';
 import { OfflineExtractor } from './providers/offline/index.js';
+import { narrowDataDir } from './store/data-dir.js';
 import { acquireLock, type DataDirLock } from './store/lock.js';
 import { migrate } from './store/migrate.js';
 import { LocalObjectStore } from './store/objects-local.js';
@@ -82,7 +83,9 @@ export async function openStore(
   if (config.databaseUrl) return { db: openPostgres(config.databaseUrl, { max: config.dbPoolMax }) };
   const lock = held ?? acquireLock(config.dataDir, command);
   try {
-    return { db: await openPglite(join(config.dataDir, 'pg')), lock };
+    const db = await openPglite(join(config.dataDir, 'pg'));
+    narrowDataDir(config.dataDir);
+    return { db, lock };
   } catch (err) {
     lock.release();
     throw err;

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { type Config, ConfigError, loadConfig } from '../config.js';
 import { createLogger, type Logger } from '../core/log.js';
 import { VectorConfigError } from '../engine/vector-index.js';
+import { DataDirError } from '../store/data-dir.js';
 import { DataDirBusyError } from '../store/lock.js';
 import { VERSION } from '../version.js';
 
@@ -64,7 +65,12 @@ export async function main(argv: string[]): Promise<void> {
     const code = await run(argv);
     if (code !== undefined) process.exitCode = code;
   } catch (err) {
-    if (err instanceof ConfigError || err instanceof DataDirBusyError || err instanceof VectorConfigError) {
+    if (
+      err instanceof ConfigError ||
+      err instanceof DataDirBusyError ||
+      err instanceof DataDirError ||
+      err instanceof VectorConfigError
+    ) {
       process.stderr.write(`engram: ${err.message}\n`);
       process.exitCode = 2;
       return;

@@ -7,7 +7,15 @@ import type { CliContext } from './main.js';
 export async function runServe(ctx: CliContext): Promise<undefined> {
   const { config, log } = ctx;
   const engram = await openEngram(config, { command: 'serve', log, prepareSearch: true });
-  const http = await startHttpServer(engram);
+  let http: Awaited<ReturnType<typeof startHttpServer>>;
+  try {
+    http = await startHttpServer(engram);
+  } catch (err) {
+    // Port in use, address not available: stop the workers, close the store and release
+    // the data dir lock, so the command exits non-zero instead of running without a listener.
+    await engram.close();
+    throw listenError(err, config.host, config.port);
+  }
   const control = engram.lock ? await startControlServer(engram, mcpSocketHandler(engram)) : undefined;
   engram.lock?.update({ url: http.url, ...(control ? { socket: control.path } : {}) });
   // Load the embedding model now rather than on the first request that needs it.
@@ -32,4 +40,15 @@ export async function runServe(ctx: CliContext): Promise<undefined> {
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
   return undefined;
+}
+
+function listenError(err: unknown, host: string, port: number): Error {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE')
+    return new Error(
+      `cannot listen on ${host}:${port}: the port is already in use (set ENGRAM_PORT or --port)`,
+    );
+  if (code === 'EADDRNOTAVAIL' || code === 'EACCES')
+    return new Error(`cannot listen on ${host}:${port}: ${code} (check ENGRAM_HOST / ENGRAM_PORT)`);
+  return err as Error;
 }

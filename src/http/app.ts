@@ -121,6 +121,11 @@ export function createHttpApp(engram: Engram, opts: HttpOptions, log: Logger): H
   });
 
   app.onError((err, c) => {
+    if (clientWentAway(c.req.raw, err)) {
+      // Nobody reads this answer and nothing failed on our side: not an error to log.
+      log.debug('client disconnected mid-request', { request_id: c.get('requestId'), path: c.req.path });
+      return sendError(c, new EngramError('BadRequest', 'the client closed the connection'));
+    }
     const e = toEngramError(err);
     if (e.status >= 500)
       log.error('request failed', { request_id: c.get('requestId'), path: c.req.path, err });
@@ -128,4 +133,9 @@ export function createHttpApp(engram: Engram, opts: HttpOptions, log: Logger): H
   });
 
   return app;
+}
+
+/** The request failed because its client closed the connection (body read aborted). */
+function clientWentAway(req: Request, err: unknown): boolean {
+  return req.signal.aborted || (err as NodeJS.ErrnoException).code === 'ECONNRESET';
 }

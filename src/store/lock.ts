@@ -1,6 +1,7 @@
-import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { preparePrivateDataDir } from './data-dir.js';
 
 /**
  * One process owns an embedded data directory. PGlite has no lock of its own and two
@@ -67,7 +68,7 @@ export function readOwner(dataDir: string): LockInfo | undefined {
 }
 
 export function acquireLock(dataDir: string, command: string): DataDirLock {
-  mkdirSync(dataDir, { recursive: true });
+  preparePrivateDataDir(dataDir);
   const path = lockPath(dataDir);
   const info: LockInfo = {
     pid: process.pid,
