@@ -5,6 +5,7 @@ import type { Logger } from './core/log.js';
 import type { Embedder, Extractor, Llm } from './core/ports.js';
 import { MemoryEvents } from './engine/events.js';
 import { TaskQueue } from './engine/jobs/queue.js';
+import { KnowledgeService } from './engine/kb/service.js';
 import { KeyService } from './engine/keys.js';
 import type { BoundaryRules } from './engine/memory/boundary.js';
 import { MemoryService } from './engine/memory/service.js';
@@ -44,6 +45,7 @@ export interface Engram {
   readonly v1: V1Service;
   /** Signed uploads (object/sign) and the objects they stored. */
   readonly objects: ObjectService;
+  readonly kb: KnowledgeService;
   readonly queue: TaskQueue;
   readonly events: MemoryEvents;
   /** Prometheus metrics of this process (GET /metrics). */
@@ -160,6 +162,16 @@ export async function openEngram(config: Config, opts: OpenOptions): Promise<Eng
       })
     : undefined;
   const search = new SearchService({ db, embedder, llm, reranker, log, vectorIndex });
+  const kb = new KnowledgeService({
+    db,
+    queue,
+    embedder,
+    llm,
+    reranker,
+    log,
+    events,
+    vectorIndex: () => search.vectorIndex(),
+  });
   if (opts.workers ?? config.workers) await queue.start(lock !== undefined);
   let closed = false;
   return {
@@ -173,6 +185,7 @@ export async function openEngram(config: Config, opts: OpenOptions): Promise<Eng
     search,
     v1: new V1Service(db, memory, search),
     objects,
+    kb,
     queue,
     events,
     metrics,

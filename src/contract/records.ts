@@ -108,5 +108,7 @@ export const TaskItem = z.object({
   finished_at: isoDate.optional(),
   error: z.string().optional(),
   error_code: z.string().optional(),
+  /** Work done so far, for tasks that report it (document ingest: topics done / total). */
+  progress: z.object({ done: z.number().int(), total: z.number().int() }).optional(),
 });
 export type TaskItem = z.infer<typeof TaskItem>;

@@ -1,5 +1,6 @@
 import type { Db } from '../core/db.js';
 import type { Embedder } from '../core/ports.js';
+import { topicEmbeddingText } from './kb/ingest.js';
 import { caseEmbeddingText, episodeEmbeddingText, skillEmbeddingText, vectorText } from './memory/extract.js';
 import { VECTOR_TABLES, type VectorTable } from './vector-index.js';
 
@@ -10,12 +11,19 @@ import { VECTOR_TABLES, type VectorTable } from './vector-index.js';
  * batches; a reindex that is interrupted resumes where it stopped when run again, and in
  * between keyword search keeps working (rows without a vector are simply not vector hits).
  */
-const TEXT: Record<VectorTable, { columns: string; text: (r: Record<string, string>) => string }> = {
+const TEXT: Record<
+  VectorTable,
+  { columns: string; text: (r: Record<string, string>) => string; live?: string }
+> = {
   episodes: { columns: 'subject, summary, episode', text: (r) => episodeEmbeddingText(r as never) },
   atomic_facts: { columns: 'content', text: (r) => r['content'] ?? '' },
   agent_cases: { columns: 'task_intent, approach', text: (r) => caseEmbeddingText(r as never) },
   agent_skills: { columns: 'name, description, content', text: (r) => skillEmbeddingText(r as never) },
+  // Topics are deleted outright, never soft-deleted.
+  kb_topics: { columns: 'name, summary, content', text: (r) => topicEmbeddingText(r as never), live: 'true' },
 };
+
+const liveRows = (t: VectorTable) => TEXT[t].live ?? 'deleted_at IS NULL';
 
 export interface ReindexProgress {
   done: number;
@@ -55,7 +63,7 @@ export async function reindex(
   const counts = await Promise.all(
     VECTOR_TABLES.map(async (t) => {
       const r = await db.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM ${t} WHERE embedding IS NULL AND deleted_at IS NULL`,
+        `SELECT count(*)::int AS n FROM ${t} WHERE embedding IS NULL AND ${liveRows(t)}`,
       );
       return r[0]?.n ?? 0;
     }),
@@ -67,7 +75,7 @@ export async function reindex(
     for (;;) {
       const rows = await db.query<Record<string, string>>(
         `SELECT tenant_id, id, ${spec.columns} FROM ${table}
-         WHERE embedding IS NULL AND deleted_at IS NULL ORDER BY tenant_id, id LIMIT ${batchSize}`,
+         WHERE embedding IS NULL AND ${liveRows(table)} ORDER BY tenant_id, id LIMIT ${batchSize}`,
       );
       if (!rows.length) break;
       const vectors = await embedder.embed(rows.map(spec.text));

@@ -102,5 +102,7 @@ export function taskItem(r: TaskRow): TaskItem {
   if (finished) item.finished_at = finished;
   if (r.status === 'failed' && r.error) item.error = r.error;
   if (r.status === 'failed' && r.error_code) item.error_code = r.error_code;
+  const progress = (r.result as { progress?: TaskItem['progress'] } | null)?.progress;
+  if (progress) item.progress = progress;
   return item;
 }

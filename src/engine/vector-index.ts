@@ -14,7 +14,13 @@ import type { Embedder } from '../core/ports.js';
  * HNSW is built only once a table holds more than `pgliteHnswMinRows` embedded rows
  * (checked at start and by `maintain()`); below that, search scans exactly.
  */
-export const VECTOR_TABLES = ['episodes', 'atomic_facts', 'agent_cases', 'agent_skills'] as const;
+export const VECTOR_TABLES = [
+  'episodes',
+  'atomic_facts',
+  'agent_cases',
+  'agent_skills',
+  'kb_topics',
+] as const;
 export type VectorTable = (typeof VECTOR_TABLES)[number];
 
 const SETTING_KEY = 'embedding';

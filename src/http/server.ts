@@ -8,6 +8,8 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+const KEEP_ALIVE_MS = 65_000;
+
 /** Starts the HTTP listener (REST, and MCP at /mcp once mounted) on config.host:port. */
 export async function startHttpServer(engram: Engram): Promise<RunningServer> {
   const { config, log } = engram;
@@ -16,6 +18,9 @@ export async function startHttpServer(engram: Engram): Promise<RunningServer> {
     const s = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, () => resolve(s));
     s.once('error', reject);
   });
+  // Idle keep-alive connections stay open for a minute: a client reusing one just as a
+  // short timeout closes it gets a connection reset instead of an answer.
+  (server as { keepAliveTimeout?: number }).keepAliveTimeout = KEEP_ALIVE_MS;
   const addr = server.address() as AddressInfo;
   const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
   const url = `http://${host}:${addr.port}`;

@@ -85,6 +85,11 @@ export function mcpHttpHandler(engram: Engram, opts: McpHttpOptions = {}) {
       .then(() => shared.publish(change))
       .catch((err: unknown) => log.warn('MCP resource notification not written', { err }));
   });
+  engram.events.onKb((change) => {
+    void listening
+      .then(() => shared.publishKb(change))
+      .catch((err: unknown) => log.warn('MCP resource notification not written', { err }));
+  });
 
   const sweep = setInterval(
     () => {

@@ -8,6 +8,7 @@ export function renderTask(
   const { item } = t;
   const head = `Task ${item.id} (${item.task_type}) is ${item.status}`;
   if (item.status === 'failed') return `${head}: ${item.error ?? 'unknown error'}.`;
+  if (item.task_type === 'kb.ingest') return ingestText(head, item);
   if (item.status !== 'success') return `${head}; nothing of it is extracted yet. Ask again later.`;
   const r = t.result as { segments?: number; extracted?: number; buffered?: number } | null;
   if (item.task_type !== 'memory.process' || !r || typeof r.extracted !== 'number') return `${head}.`;
@@ -29,3 +30,13 @@ export function renderTask(
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** A document being split into topics: how far it got, or how many topics it became. */
+function ingestText(head: string, item: TaskItem): string {
+  const p = item.progress;
+  if (item.status === 'success')
+    return `${head}: document ${item.object_id} is split into ${plural(Math.max(0, (p?.total ?? 1) - 1), 'topic')}, searchable now.`;
+  if (p && p.total > 0)
+    return `${head}: ${p.done} of ${p.total} topics summarised and embedded. Ask again later.`;
+  return `${head}; the document is not split yet. Ask again later.`;
+}

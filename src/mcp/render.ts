@@ -1,11 +1,14 @@
+import type { KbSearchHit } from '../contract/kb.js';
 import type { GetData } from '../contract/memory-read.js';
 import type { SearchData } from '../contract/search.js';
 import { tokenCount } from '../engine/text.js';
+import { formatKbUri } from './uris-kb.js';
 
 /**
  * The compact, token-bounded rendering of a search that recall (and the recall_context
  * prompt) hands to a model. Tokens are estimated as ceil(characters / 4). Sections come in
- * order of usefulness (profile, episodes, agent cases, skills, messages not yet extracted);
+ * order of usefulness (profile, episodes, agent cases, skills, knowledge-base topics,
+ * messages not yet extracted);
  * within a section hits keep the engine's ranking. Whole entries are dropped past the
  * budget, and a last line says how many.
  */
@@ -29,6 +32,7 @@ type Hits = Omit<GetData, 'total_count' | 'count' | 'episodes' | 'agent_cases' |
   agent_cases: (GetData['agent_cases'][number] & { score?: number })[];
   agent_skills: (GetData['agent_skills'][number] & { score?: number })[];
   unprocessed_messages?: SearchData['unprocessed_messages'];
+  topics?: KbSearchHit[];
 };
 
 function sections(data: Hits, narrative = false): Section[] {
@@ -67,6 +71,15 @@ function sections(data: Hits, narrative = false): Section[] {
         (s) => `- ${clip(s.name, 120)}: ${clip(s.description, 400)} (agent_skill ${s.id}${score(s.score)})`,
       ),
     });
+  if (data.topics?.length)
+    out.push({
+      title: 'Knowledge base',
+      entries: data.topics.map(
+        (t) =>
+          `- ${clip(t.name, 160)} (${clip(t.document.title, 160)}): ${clip(t.summary ?? '', 500)} ` +
+          `(${formatKbUri({ type: 'topic', kbId: t.kb_id, docId: t.doc_id, topicId: t.id })}${score(t.score)})`,
+      ),
+    });
   if (data.unprocessed_messages?.length)
     out.push({
       title: 'Recent messages (not yet extracted)',
@@ -85,7 +98,11 @@ export interface Rendered {
   omitted: number;
 }
 
-export function renderRecall(query: string, data: SearchData, maxTokens: number): Rendered {
+export function renderRecall(
+  query: string,
+  data: SearchData & { topics?: KbSearchHit[] },
+  maxTokens: number,
+): Rendered {
   const all = sections(data);
   const total = all.reduce((n, s) => n + s.entries.length, 0);
   if (total === 0) {

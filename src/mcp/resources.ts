@@ -14,8 +14,10 @@ import { GetInput } from '../contract/memory-read.js';
 import { EngramError, fromZod, toEngramError } from '../core/errors.js';
 import { listOwners } from '../engine/memory/owners.js';
 import { memoryById } from './catalog.js';
+import { KB_TEMPLATES, kbUriAffected, listKbResources, readKbResource } from './resources-kb.js';
 import type { ToolEnv } from './tools/tool.js';
 import { formatUri, OWNER_KINDS, parseUri, type ResourceRef, urisForChange } from './uris.js';
+import { formatKbUri, parseKbUri } from './uris-kb.js';
 
 /**
  * Memory as MCP resources: a template per memory kind by owner and one per memory by id,
@@ -65,6 +67,7 @@ export const TEMPLATES: ResourceTemplate[] = [
     uriTemplate: `engram://{app_id}/{project_id}/${kind}/{id}`,
     mimeType: JSON_TYPE,
   })),
+  ...KB_TEMPLATES,
 ];
 
 const MEMORY_TYPE = {
@@ -116,12 +119,21 @@ export function installResources(server: Server, env: ToolEnv, store?: Subscript
     return {};
   });
   if (store) return () => {};
-  const listen = () =>
-    env.engram.events.on((change) => {
+  const notify = (uri: string) => server.sendResourceUpdated({ uri }).catch(() => {});
+  const listen = () => {
+    const stopMemory = env.engram.events.on((change) => {
       if (change.tenantId !== ctx.tenantId || subscriptions.size === 0) return;
-      for (const uri of new Set(urisForChange(change)))
-        if (subscriptions.has(uri)) server.sendResourceUpdated({ uri }).catch(() => {});
+      for (const uri of new Set(urisForChange(change))) if (subscriptions.has(uri)) notify(uri);
     });
+    const stopKb = env.engram.events.onKb((change) => {
+      if (change.tenantId !== ctx.tenantId) return;
+      for (const uri of subscriptions) if (kbUriAffected(uri, change)) notify(uri);
+    });
+    return () => {
+      stopMemory();
+      stopKb();
+    };
+  };
   if (!env.ready) return listen();
   let stop: (() => void) | undefined;
   let stopped = false;
@@ -138,6 +150,8 @@ export function installResources(server: Server, env: ToolEnv, store?: Subscript
 }
 
 function canonical(uri: string): string {
+  const kb = parseKbUri(uri);
+  if (kb) return formatKbUri(kb);
   const parsed = parseUri(uri);
   if (!parsed) throw new McpError(ErrorCode.InvalidParams, `not an engram resource URI: ${uri}`);
   return formatUri(parsed.ref);
@@ -165,6 +179,8 @@ interface Cursor {
   o: number;
 }
 
+const cursorOf = (c: Cursor) => Buffer.from(JSON.stringify(c)).toString('base64url');
+
 async function listResources(env: ToolEnv, cursor: string | undefined) {
   let at: Cursor = { k: 0, o: 0 };
   if (cursor) {
@@ -177,9 +193,16 @@ async function listResources(env: ToolEnv, cursor: string | undefined) {
       throw new McpError(ErrorCode.InvalidParams, 'invalid cursor');
   }
   const resources: Resource[] = [];
-  for (let k = at.k, o = at.o; k < OWNER_KINDS.length; k++, o = 0) {
-    const kind = OWNER_KINDS[k]!;
+  for (let k = at.k, o = at.o; k <= OWNER_KINDS.length; k++, o = 0) {
     const need = LIST_PAGE - resources.length;
+    if (k === OWNER_KINDS.length) {
+      // after the memory owners: every document's topic tree
+      const { items, more } = await listKbResources(env, o, need);
+      resources.push(...items);
+      if (more) return { resources, nextCursor: cursorOf({ k, o: o + need }) };
+      break;
+    }
+    const kind = OWNER_KINDS[k]!;
     const rows = await listOwners(env.engram.db, env.ctx, kind, o, need + 1);
     for (const r of rows.slice(0, need)) {
       const ref: ResourceRef = {
@@ -196,8 +219,7 @@ async function listResources(env: ToolEnv, cursor: string | undefined) {
       });
     }
     if (rows.length > need) {
-      const next: Cursor = { k, o: o + need };
-      return { resources, nextCursor: Buffer.from(JSON.stringify(next)).toString('base64url') };
+      return { resources, nextCursor: cursorOf({ k, o: o + need }) };
     }
   }
   return { resources };
@@ -210,6 +232,8 @@ function pageParam(q: URLSearchParams, name: string, fallback: number): unknown 
 
 /** JSON contents of one resource. */
 export async function readResource(env: ToolEnv, uri: string): Promise<string> {
+  const kb = parseKbUri(uri);
+  if (kb) return bounded(await readKbResource(env, uri, kb));
   const parsed = parseUri(uri);
   if (!parsed) throw new EngramError('NotFound', `no engram resource at ${uri}`);
   const { ref, query } = parsed;
@@ -248,7 +272,7 @@ export async function readResource(env: ToolEnv, uri: string): Promise<string> {
 }
 
 /** Serialises, dropping trailing items past MAX_RESOURCE_CHARS. */
-function bounded(body: Record<string, unknown>): string {
+export function bounded(body: Record<string, unknown>): string {
   let text = JSON.stringify(body);
   const items = body['items'];
   if (text.length <= MAX_RESOURCE_CHARS || !Array.isArray(items)) return text;

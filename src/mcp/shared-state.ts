@@ -1,5 +1,6 @@
 import type { Db } from '../core/db.js';
-import type { MemoryChange } from '../engine/events.js';
+import type { KbChange, MemoryChange } from '../engine/events.js';
+import { kbChangeScope } from './resources-kb.js';
 import { urisForChange } from './uris.js';
 
 /**
@@ -105,20 +106,30 @@ export class McpSharedState {
    */
   async publish(change: MemoryChange): Promise<void> {
     const uris = [...new Set(urisForChange(change))];
-    if (!uris.length) return;
+    if (uris.length) await this.publishUris(change.tenantId, uris, null);
+  }
+
+  /** The same for a knowledge-base change: its exact URIs and every URI under its prefix. */
+  async publishKb(change: KbChange): Promise<void> {
+    const { exact, prefix } = kbChangeScope(change);
+    await this.publishUris(change.tenantId, exact, prefix);
+  }
+
+  private async publishUris(tenantId: string, uris: string[], prefix: string | null): Promise<void> {
     const rows = await this.db.query<{ session_id: string }>(
       `INSERT INTO mcp_events (tenant_id, session_id, message)
        SELECT tenant_id, session_id,
               jsonb_build_object('jsonrpc', '2.0', 'method', 'notifications/resources/updated',
                                  'params', jsonb_build_object('uri', uri))
        FROM mcp_subscriptions
-       WHERE tenant_id = $1 AND uri IN (SELECT jsonb_array_elements_text($2::jsonb))
+       WHERE tenant_id = $1 AND (uri IN (SELECT jsonb_array_elements_text($2::jsonb))
+         OR ($3::text IS NOT NULL AND left(uri, length($3)) = $3))
        RETURNING session_id`,
-      [change.tenantId, JSON.stringify(uris)],
+      [tenantId, JSON.stringify(uris), prefix],
     );
     if (rows.length)
       await this.notify({
-        tenantId: change.tenantId,
+        tenantId,
         sessionIds: [...new Set(rows.map((r) => r.session_id))],
       });
   }

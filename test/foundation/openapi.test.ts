@@ -1,23 +1,16 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/engram.js';
 import { T0, user } from '../helpers/messages.js';
+import { REFERENCE, UPSTREAM_PATH } from '../helpers/upstream.js';
 
 /**
  * GET /openapi.json: valid OpenAPI 3.1, derived from the contract schemas (a real request
  * and a real answer validate against it), and in step with the upstream OpenAPI for every
  * operation both describe: same paths and methods, same required fields.
  */
-const REFERENCE = 'reference/everos-cloud-openapi.json';
-/** The upstream OpenAPI, read in place from the shared folder beside the clone. */
-const UPSTREAM_PATH = [
-  process.env['ENGRAM_UPSTREAM_OPENAPI'],
-  fileURLToPath(new URL(`../../../shared/${REFERENCE}`, import.meta.url)),
-  `/work/shared/${REFERENCE}`,
-].find((p): p is string => !!p && existsSync(p));
 type Json = Record<string, any>;
 
 const resolve = (doc: Json, s: Json | undefined): Json | undefined => {

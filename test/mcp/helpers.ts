@@ -88,4 +88,8 @@ export const TOOL_NAMES = [
   'edit_profile',
   'get_task_stats',
   'list_tasks',
+  'search_knowledge',
+  'get_topic',
+  'add_document',
+  'replace_topic_tags',
 ];

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DRIVERS } from '../helpers/drivers.js';
 import { startTestServer, type TestServer } from '../helpers/engram.js';
 import { MIN, T0, user } from '../helpers/messages.js';
-import { upstreamErrors } from '../helpers/upstream.js';
+import { componentErrors } from '../helpers/upstream.js';
 
 /** tag/bind, tag/unbind, tag/replace, tags in get and search filters, and profile edit. */
 describe.each(DRIVERS)('memory tags and profile edit [%s]', (driver) => {
@@ -43,7 +43,7 @@ describe.each(DRIVERS)('memory tags and profile edit [%s]', (driver) => {
     const r = await tag('bind', [ids['boat']!, ids['bread']!], ['hobby', 'weekend']);
     expect(r.status).toBe(200);
     expect(r.body.data).toEqual({ matched: 2, requested: 2 });
-    expect(upstreamErrors('SuccessEnvelope_TagBindData_', r.body)).toEqual([]);
+    expect(componentErrors('SuccessEnvelope_TagBindData_', r.body)).toEqual([]);
     const again = await tag('bind', [ids['boat']!, 'f'.repeat(24)], ['weekend', 'outdoors', 'outdoors']);
     expect(again.body.data).toEqual({ matched: 1, requested: 2 });
     expect(await tagsOf()).toEqual({
@@ -69,7 +69,7 @@ describe.each(DRIVERS)('memory tags and profile edit [%s]', (driver) => {
     expect(found.status).toBe(200);
     expect(found.body.data.episodes.map((e: any) => e.session_id)).toEqual(['bread']);
     expect(found.body.data.episodes[0].tags).toEqual(['hobby', 'weekend']);
-    expect(upstreamErrors('SuccessEnvelope_SearchData_', found.body)).toEqual([]);
+    expect(componentErrors('SuccessEnvelope_SearchData_', found.body)).toEqual([]);
     const bad = await getEpisodes({ filters: { tags: { gt: 'a' } } });
     expect(bad.status).toBe(422);
   });
@@ -77,11 +77,11 @@ describe.each(DRIVERS)('memory tags and profile edit [%s]', (driver) => {
   it('unbind removes only the given tags; replace overwrites; an empty replace clears', async () => {
     const u = await tag('unbind', [ids['boat']!, ids['chess']!], ['weekend', 'never-bound']);
     expect(u.body.data).toEqual({ matched: 2, requested: 2 });
-    expect(upstreamErrors('SuccessEnvelope_TagUnbindData_', u.body)).toEqual([]);
+    expect(componentErrors('SuccessEnvelope_TagUnbindData_', u.body)).toEqual([]);
     expect((await tagsOf())['boat']).toEqual(['hobby', 'outdoors']);
     const r = await tag('replace', [ids['bread']!, ids['chess']!], ['kitchen', 'kitchen', 'games']);
     expect(r.body.data).toEqual({ matched: 2, requested: 2 });
-    expect(upstreamErrors('SuccessEnvelope_TagReplaceData_', r.body)).toEqual([]);
+    expect(componentErrors('SuccessEnvelope_TagReplaceData_', r.body)).toEqual([]);
     expect(await tagsOf()).toEqual({
       boat: ['hobby', 'outdoors'],
       bread: ['kitchen', 'games'],
@@ -140,7 +140,7 @@ describe.each(DRIVERS)('memory tags and profile edit [%s]', (driver) => {
       ],
     });
     expect(add.status).toBe(200);
-    expect(upstreamErrors('SuccessEnvelope_EditData_', add.body)).toEqual([]);
+    expect(componentErrors('SuccessEnvelope_EditData_', add.body)).toEqual([]);
     const d = add.body.data;
     expect(d).toMatchObject({ user_id: 'nina', applied: 2 });
     const [ei, it] = d.results.map((r: any) => r.new_item_id);

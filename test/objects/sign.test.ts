@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DRIVERS } from '../helpers/drivers.js';
 import { startTestServer, type TestServer } from '../helpers/engram.js';
 import { T0, user } from '../helpers/messages.js';
-import { upstreamErrors } from '../helpers/upstream.js';
+import { componentErrors } from '../helpers/upstream.js';
 
 interface Signed {
   objectKey: string;
@@ -43,7 +43,7 @@ describe.each(DRIVERS)('object/sign and local uploads [%s]', (driver) => {
     });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ status: 0, error: 'OK', request_id: expect.any(String) });
-    expect(upstreamErrors('SignEnvelope', r.body)).toEqual([]);
+    expect(componentErrors('SignEnvelope', r.body)).toEqual([]);
     const [notes, pic] = r.body.result.data.objectList as (Signed & { fileId: string })[];
     expect(notes).toMatchObject({ fileId: 'notes', fileName: 'garden notes.md', fileType: 'file' });
     expect(notes!.objectKey).toMatch(/^file\/[0-9a-f]{24}\.md$/);

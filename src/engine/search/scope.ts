@@ -7,7 +7,7 @@ import { compileFilter } from '../filters.js';
  * request's filters. Every route (keyword, vector, score-by-id) runs its ranking inside
  * this condition, so filters never cut an already-truncated list.
  */
-export type StatKind = 'episode' | 'fact' | 'agent_case' | 'agent_skill';
+export type StatKind = 'episode' | 'fact' | 'agent_case' | 'agent_skill' | 'topic';
 
 export interface SearchScope {
   tenantId: string;
@@ -24,7 +24,10 @@ export interface Target {
   alias: string;
   from: string;
   where: string;
-  /** $1 tenant, $2 app, $3 project, $4 owner, then filter values. Copy before appending. */
+  /**
+   * $1 tenant, $2 app, $3 project (the BM25 statistics scope), then the target's own
+   * values (memories: $4 owner, then filter values). Copy before appending.
+   */
   params: unknown[];
 }
 
@@ -91,6 +94,37 @@ export function skillTarget(s: SearchScope): Target {
     where: `${live('k')} AND k.agent_id = $4`,
     params: base(s),
   };
+}
+
+/** Statistics scope of knowledge-base topics: ('kb', kb id) in place of (app, project). */
+export const KB_STATS_APP = 'kb';
+
+export interface TopicScope {
+  tenantId: string;
+  kbId: string;
+  /** Only topics of documents in this category. */
+  categoryId?: string | null | undefined;
+  /** Only topics carrying every one of these tags. */
+  tagIds?: readonly string[];
+}
+
+/**
+ * The topics of one knowledge base (not the bodiless document roots), narrowed by category
+ * and tags. Parameters follow the memory targets: $1 tenant, $2 'kb' and $3 the knowledge
+ * base (the statistics scope), $4 the knowledge base again as the owner.
+ */
+export function topicTarget(s: TopicScope): Target {
+  const params: unknown[] = [s.tenantId, KB_STATS_APP, s.kbId, s.kbId];
+  let where = `tp.tenant_id = $1 AND $2::text = '${KB_STATS_APP}' AND tp.kb_id = $3 AND tp.kb_id = $4 AND tp.type <> 'root'`;
+  if (s.categoryId) {
+    params.push(s.categoryId);
+    where += ` AND tp.doc_id IN (SELECT d.id FROM kb_documents d WHERE d.tenant_id = $1 AND d.kb_id = $3 AND d.category_id = $${params.length})`;
+  }
+  if (s.tagIds?.length) {
+    params.push(JSON.stringify(s.tagIds));
+    where += ` AND tp.tag_ids @> ARRAY(SELECT jsonb_array_elements_text($${params.length}::jsonb))`;
+  }
+  return { kind: 'topic', alias: 'tp', from: 'kb_topics tp', where, params };
 }
 
 /** The same target narrowed to the given ids of its ranked table. */

@@ -49,7 +49,8 @@ export class SearchService {
     if (deps.vectorIndex) this.index = Promise.resolve(deps.vectorIndex);
   }
 
-  private vectorIndex(): Promise<VectorIndex> {
+  /** The vector index (set up on first use), shared with knowledge-base search. */
+  vectorIndex(): Promise<VectorIndex> {
     this.index ??= VectorIndex.setup(this.deps.db, this.deps.embedder, this.deps.log);
     return this.index;
   }

@@ -19,6 +19,7 @@ const TABLE_OF: Record<Target['kind'], VectorTable> = {
   fact: 'atomic_facts',
   agent_case: 'agent_cases',
   agent_skill: 'agent_skills',
+  topic: 'kb_topics',
 };
 
 export const vectorText = (v: readonly number[]) => `[${v.join(',')}]`;

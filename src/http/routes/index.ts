@@ -2,6 +2,7 @@ import type { Hono } from 'hono';
 import type { Engram } from '../../engram.js';
 import type { HttpEnv } from '../app.js';
 import { inspectRoutes } from './inspect.js';
+import { kbRoutes } from './kb.js';
 import { memoryRoutes } from './memory.js';
 import { memoryTagRoutes } from './memory-tags.js';
 import { objectRoutes } from './objects.js';
@@ -16,4 +17,5 @@ export function registerRoutes(app: Hono<HttpEnv>, engram: Engram): void {
   taskRoutes(app, engram);
   inspectRoutes(app, engram);
   v1Routes(app, engram);
+  kbRoutes(app, engram);
 }

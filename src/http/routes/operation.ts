@@ -23,6 +23,11 @@ export interface OperationSpec<
   description?: string;
   tag: string;
   body?: B;
+  /**
+   * Also accept multipart/form-data: turns the form into the raw body, which `body` then
+   * validates like a JSON one.
+   */
+  form?: (form: FormData) => Promise<unknown>;
   query?: Q;
   params?: P;
   /** Schema of the answer's `data`. */
@@ -76,7 +81,7 @@ export function operation<
     const input = {
       params: (spec.params ? validate(spec.params, c.req.param(), ['path']) : undefined) as z.output<P>,
       query: (spec.query ? parseQuery(c, spec.query) : undefined) as z.output<Q>,
-      body: (spec.body ? await parseBody(c, spec.body) : undefined) as z.output<B>,
+      body: (spec.body ? await parseBody(c, spec.body, spec.form) : undefined) as z.output<B>,
     };
     const { data, status } = await handler(c, input);
     return c.json({ request_id: c.get('requestId'), data }, (status ?? 200) as 200);

@@ -1,3 +1,4 @@
+import { addDocument, getTopic, replaceTopicTags, searchKnowledge } from './knowledge.js';
 import { deleteEpisodes, deleteMemories, flushSession, getMemories, updateEpisode } from './memory.js';
 import { rate } from './rate.js';
 import { recall } from './recall.js';
@@ -9,7 +10,10 @@ import type { AnyTool } from './tool.js';
 /** What an agent needs day to day, in the order tools/list shows them (the friendly three first). */
 export const AGENT_TOOLS: AnyTool[] = [remember, recall, rate, getMemories, flushSession, getTask];
 
-/** Corrections, deletions and queue inspection: listed only with ENGRAM_MCP_TOOLS=all. */
+/**
+ * Corrections, deletions, queue inspection and knowledge bases: listed only with
+ * ENGRAM_MCP_TOOLS=all (recall searches a knowledge base in the default set too).
+ */
 export const ADMIN_TOOLS: AnyTool[] = [
   updateEpisode,
   deleteMemories,
@@ -20,6 +24,10 @@ export const ADMIN_TOOLS: AnyTool[] = [
   editProfile,
   getTaskStats,
   listTasks,
+  searchKnowledge,
+  getTopic,
+  addDocument,
+  replaceTopicTags,
 ];
 
 export type ToolSet = 'agent' | 'all';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { checkOwner } from '../../contract/common.js';
+import { KbSearchHit, KbSearchInput } from '../../contract/kb.js';
 import { SearchData, SearchInput } from '../../contract/search.js';
 import type { Ctx } from '../../engine/memory/deps.js';
 import type { Engram } from '../../engram.js';
@@ -17,12 +18,21 @@ export const RecallInput = z
       .max(20_000)
       .default(1500)
       .describe('Upper bound on the size of the text answer, in tokens (characters / 4).'),
+    kb_id: z
+      .string()
+      .min(1)
+      .max(128)
+      .optional()
+      .describe(
+        'Also search this knowledge base for the query; its topics come in the answer after the memories.',
+      ),
   })
   .strict()
   .superRefine(checkOwner);
 export type RecallInput = z.infer<typeof RecallInput>;
 
 export const RecallData = SearchData.extend({
+  topics: z.array(KbSearchHit).optional().describe('Knowledge-base topics, when kb_id was given.'),
   context: z.string().describe('The compact answer: what to paste into context.'),
   context_tokens: z.number().int().describe('Size of context in tokens (characters / 4).'),
   omitted: z.number().int().describe('Hits left out of context to stay within max_tokens.'),
@@ -34,9 +44,20 @@ export async function recallFor(
   engram: Engram,
   ctx: Ctx,
   input: RecallInput,
-): Promise<{ data: SearchData; rendered: Rendered }> {
-  const { max_tokens, ...search } = input;
-  const data = await engram.search.search(ctx, search);
+): Promise<{ data: SearchData & { topics?: KbSearchHit[] }; rendered: Rendered }> {
+  const { max_tokens, kb_id, ...search } = input;
+  const method = search.method === 'agentic' ? 'hybrid' : search.method;
+  const [memories, knowledge] = await Promise.all([
+    engram.search.search(ctx, search),
+    kb_id
+      ? engram.kb.search(
+          ctx,
+          kb_id,
+          KbSearchInput.parse({ query: search.query, method, top_k: search.top_k > 0 ? search.top_k : 10 }),
+        )
+      : undefined,
+  ]);
+  const data = knowledge ? { ...memories, topics: knowledge.hits } : memories;
   return { data, rendered: renderRecall(input.query, data, max_tokens) };
 }
 
@@ -49,7 +70,7 @@ export const recall = defineTool({
     '(episodes and profile of a user) or agent_id (cases and skills of an agent); optionally ' +
     'memory_type, method (keyword, vector, hybrid (default), agentic), top_k, filters on ' +
     'session_id/sender_id/timestamp, include_profile, and max_tokens for the answer size. ' +
-    'Memory ids in the answer can be rated with rate.',
+    'Memory ids in the answer can be rated with rate. Give kb_id to search a knowledge base too.',
   input: RecallInput,
   output: RecallData,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },

@@ -7,6 +7,7 @@ import { sql as scaleOut } from './0006_scale_out.js';
 import { sql as legacyV1 } from './0007_legacy_v1.js';
 import { sql as tags } from './0008_tags.js';
 import { sql as objects } from './0009_objects.js';
+import { sql as knowledge } from './0010_knowledge.js';
 
 export interface Migration {
   version: number;
@@ -25,4 +26,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 7, name: 'legacy_v1', sql: legacyV1 },
   { version: 8, name: 'tags', sql: tags },
   { version: 9, name: 'objects', sql: objects },
+  { version: 10, name: 'knowledge', sql: knowledge },
 ];

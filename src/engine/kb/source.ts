@@ -1,0 +1,68 @@
+import type { DocContent } from '../../contract/kb.js';
+import { invalid } from '../../core/errors.js';
+import { FILE_KINDS, type FileKind, fileToMarkdown, htmlToMarkdown } from './parsers.js';
+
+/**
+ * A document's text as the splitter reads it: Markdown (plain text is Markdown without
+ * headings). A JSON body carries it in `content.text` (`type` "text" or "html") or a file's
+ * bytes in `content.base64` (with `ext` or a file `name`); a multipart upload arrives as the
+ * latter. HTML, .docx and .pdf become Markdown through parsers.ts.
+ */
+export interface DocSource {
+  text: string;
+  sourceType: string;
+  sourceName: string | null;
+}
+
+/** `content.type` of a file whose name says nothing. */
+const KIND_OF_TYPE: Partial<Record<DocContent['type'], FileKind>> = {
+  text: 'markdown',
+  html: 'html',
+  doc: 'docx',
+  pdf: 'pdf',
+};
+
+const extOf = (content: DocContent) =>
+  (content.ext ?? (content.name?.includes('.') ? content.name.split('.').pop() : '') ?? '')
+    .toLowerCase()
+    .replace(/^\./, '');
+
+/** The text of an ingest body's `content` (422 when it carries none engram can read). */
+export async function readSource(content: DocContent): Promise<DocSource> {
+  const name = content.name ?? null;
+  const ext = extOf(content);
+  if (!KIND_OF_TYPE[content.type])
+    throw invalid(
+      'content.type',
+      `content.type "${content.type}" cannot be ingested: send text, html, doc (.docx) or pdf`,
+    );
+  if (content.base64 != null) {
+    const kind = ext ? FILE_KINDS[ext] : KIND_OF_TYPE[content.type];
+    if (!kind)
+      throw invalid(
+        'content.ext',
+        `files of type .${ext} cannot be ingested: send .md, .txt, .html, .docx or .pdf`,
+      );
+    const bytes = Buffer.from(content.base64, 'base64');
+    if (!bytes.length) throw invalid('content.base64', 'content.base64 is empty or not base64');
+    return {
+      text: nonBlank(await fileToMarkdown(bytes, kind, 'content.base64'), 'content.base64'),
+      sourceType: kind,
+      sourceName: name,
+    };
+  }
+  if (content.type !== 'text' && content.type !== 'html')
+    throw invalid(
+      'content.base64',
+      `content.type "${content.type}" needs the file's bytes in content.base64 (or a multipart upload)`,
+    );
+  const raw = nonBlank(content.text ?? '', 'content.text');
+  if (content.type === 'html' || ext === 'html' || ext === 'htm')
+    return { text: nonBlank(htmlToMarkdown(raw), 'content.text'), sourceType: 'html', sourceName: name };
+  return { text: raw, sourceType: ext === 'txt' ? 'txt' : 'markdown', sourceName: name };
+}
+
+function nonBlank(text: string, param: string): string {
+  if (!text.trim()) throw invalid(param, `${param} holds no text to ingest`);
+  return text;
+}
