@@ -83,7 +83,11 @@ export async function extractSegment(
   return true;
 }
 
-async function writeExtraction(
+/**
+ * Writes one extraction (episode, facts, cases, profiles) with its vectors, in the
+ * caller's transaction; vectors are in the order extractSegment embeds the texts.
+ */
+export async function writeExtraction(
   tx: Sql,
   ctx: Ctx,
   scope: Scope,

@@ -1,0 +1,378 @@
+/**
+ * Search cost as one owner's memory grows, among many other owners (not shipped).
+ *
+ *   npm run bench:scale:search -- --data <locomo10.json> [--drivers postgres,pglite]
+ *        [--levels 1000,10000,100000] [--others-rows 1000000] [--queries 30]
+ *        [--methods keyword,vector,hybrid,agentic] [--facts 4] [--turns 15]
+ *        [--concurrency 4] [--no-isolation] [--json]
+ *
+ * Stores: PostgreSQL on DATABASE_URL (or ENGRAM_TEST_DATABASE_URL), an admin URL: the
+ * bench creates and drops its own databases on that server, e.g. a cluster started by
+ * `.ci/start-postgres.sh`; and the embedded store in a temp dir. --levels and
+ * --others-rows apply to both; without them each driver has its own defaults. Memory comes
+ * from LoCoMo turns through the offline extractor and embedder and is written through the
+ * engine's extraction writer (see corpus.ts). First the other owners' memory is written
+ * (`--others-rows` episode and fact rows in all, 50 owners, in the same tenant, app and
+ * project as the measured owner: the hardest case for isolation); then the owner's memory
+ * grows level by level (`--levels`, episodes of the owner, each with up to `--facts` facts).
+ * While a level is written the HNSW indexes are dropped; before measuring, the store is
+ * opened again as `engram serve` opens it (vector indexes built as its strategy asks, then
+ * ANALYZE).
+ *
+ * At each level every method answers `--queries` questions (top_k 10) over REST on
+ * loopback, end to end (fetch + JSON), methods interleaved per question, after a warm-up.
+ * Beside them, the floor measured in the same run: the hand-written SQL for the same
+ * top-10 over the owner's facts — keyword: the GIN full-text match ordered by ts_rank;
+ * vector: the pgvector cosine ORDER BY … LIMIT 10 as the planner runs it (HNSW or exact);
+ * hybrid and agentic: both of those one after the other. Figures are p50 / p95 in ms and
+ * the ratio to the floor. Isolation: the same levels on a second store holding only the
+ * owner; the ratio of the owner's p50 with the others present to it alone.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../../src/config.js';
+import { silentLogger } from '../../src/core/log.js';
+import { orQuery, queryLexemes } from '../../src/engine/search/keyword.js';
+import { VECTOR_TABLES } from '../../src/engine/vector-index.js';
+import { type Engram, openEngram } from '../../src/engram.js';
+import { startHttpServer } from '../../src/http/server.js';
+import { buildCorpus, type Corpus, prng, type WriteTarget, writeEpisodes } from './corpus.js';
+import { createPostgresDatabase, dropPostgresDatabase } from './databases.js';
+
+const { values: args } = parseArgs({
+  options: {
+    data: { type: 'string' },
+    drivers: { type: 'string', default: 'postgres,pglite' },
+    levels: { type: 'string' },
+    'others-rows': { type: 'string' },
+    queries: { type: 'string', default: '30' },
+    methods: { type: 'string', default: 'keyword,vector,hybrid,agentic' },
+    facts: { type: 'string', default: '4' },
+    turns: { type: 'string', default: '15' },
+    concurrency: { type: 'string' },
+    'no-isolation': { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
+  },
+});
+if (!args.data) {
+  console.error(
+    'usage: npm run bench:scale:search -- --data <locomo10.json> [--levels 1000,10000] [--others-rows N]',
+  );
+  process.exit(2);
+}
+const SERVER = process.env['DATABASE_URL'] ?? process.env['ENGRAM_TEST_DATABASE_URL'];
+type Driver = 'postgres' | 'pglite';
+const drivers = args.drivers!.split(',') as Driver[];
+const levelsOf = (driver: Driver) =>
+  (args.levels ?? (driver === 'postgres' ? '1000,10000,100000' : '1000,3000'))
+    .split(',')
+    .map(Number)
+    .sort((a, b) => a - b);
+const othersOf = (driver: Driver) =>
+  Number(args['others-rows'] ?? (driver === 'postgres' ? 1_000_000 : 20_000));
+const methods = args.methods!.split(',') as ('keyword' | 'vector' | 'hybrid' | 'agentic')[];
+const nQueries = Number(args.queries);
+const concurrency = Number(args.concurrency ?? 4);
+const OTHER_OWNERS = 50;
+const SCOPE = { tenantId: 'bench', appId: 'default', projectId: 'default' };
+const OWNER = 'owner-0';
+
+const log = (msg: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${msg}`);
+
+export function percentile(xs: readonly number[], p: number): number {
+  if (!xs.length) return 0;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+}
+
+interface Figure {
+  driver: Driver;
+  store: 'shared' | 'alone';
+  level: number;
+  ownerRows: number;
+  tableRows: number;
+  method: string;
+  p50: number;
+  p95: number;
+  floorP50: number;
+  floorP95: number;
+}
+
+interface Store {
+  engram: Engram;
+  url: string;
+  key: string;
+}
+
+/**
+ * A throwaway store of one driver. `open` opens it as `engram serve` does (REST on
+ * loopback, vector indexes prepared); `close` closes what is open; `drop` removes it.
+ */
+async function createStore(driver: Driver, name: string) {
+  let dir: string | undefined;
+  let dbUrl: string | undefined;
+  if (driver === 'postgres') {
+    if (!SERVER)
+      throw new Error('postgres: set DATABASE_URL (an admin URL; throwaway databases are created)');
+    dbUrl = await createPostgresDatabase(SERVER, name);
+  } else dir = mkdtempSync(join(tmpdir(), `engram-bench-scale-${name}-`));
+  const config = loadConfig({
+    ENGRAM_PORT: '0',
+    ENGRAM_LOG_LEVEL: 'silent',
+    ENGRAM_RATE_LIMIT_RPS: '0',
+    ENGRAM_WORKERS: 'false',
+    ...(dbUrl ? { DATABASE_URL: dbUrl, ENGRAM_DB_POOL_MAX: String(Math.max(4, concurrency * 2)) } : {}),
+    ...(dir ? { ENGRAM_DATA_DIR: dir } : {}),
+  });
+  let key: string | undefined;
+  let current: { engram: Engram; close(): Promise<void> } | undefined;
+  const close = async () => {
+    await current?.close();
+    current = undefined;
+  };
+  return {
+    async open(): Promise<Store> {
+      await close();
+      const engram = await openEngram(config, {
+        command: 'bench',
+        log: silentLogger,
+        workers: false,
+        prepareSearch: true,
+      });
+      const server = await startHttpServer(engram);
+      current = {
+        engram,
+        close: async () => {
+          await server.close();
+          await engram.close();
+        },
+      };
+      key ??= (await engram.keys.create(SCOPE.tenantId)).key;
+      return { engram, url: server.url, key };
+    },
+    close,
+    async drop() {
+      await close();
+      if (dbUrl) await dropPostgresDatabase(SERVER!, dbUrl);
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function dropHnsw(s: Store) {
+  for (const t of VECTOR_TABLES)
+    await s.engram.db.query(`DROP INDEX IF EXISTS ${t}_embedding_hnsw_${s.engram.embedder.dimensions}`);
+}
+
+async function rowCount(s: Store, owner?: string): Promise<number> {
+  const cond = owner ? `AND owner_ids @> ARRAY['${owner}']::text[]` : '';
+  const rows = await s.engram.db.query<{ n: number }>(
+    `SELECT ((SELECT count(*) FROM episodes WHERE deleted_at IS NULL ${cond}) +
+             (SELECT count(*) FROM atomic_facts WHERE deleted_at IS NULL ${cond}))::int AS n`,
+  );
+  return rows[0]!.n;
+}
+
+interface Query {
+  text: string;
+  tsq: string;
+  vector: number[];
+}
+
+async function measure(
+  s: Store,
+  driver: Driver,
+  store: Figure['store'],
+  level: number,
+  queries: Query[],
+): Promise<Figure[]> {
+  const db = s.engram.db;
+  const d = s.engram.embedder.dimensions;
+  const where = `tenant_id = $1 AND app_id = $2 AND project_id = $3 AND owner_ids @> ARRAY[$4]::text[] AND deleted_at IS NULL`;
+  const base = [SCOPE.tenantId, SCOPE.appId, SCOPE.projectId, OWNER];
+  const floors = {
+    keyword: (q: Query) =>
+      q.tsq
+        ? db.query(
+            `SELECT id FROM atomic_facts WHERE ${where} AND search @@ $5::tsquery
+             ORDER BY ts_rank(search, $5::tsquery) DESC LIMIT 10`,
+            [...base, q.tsq],
+          )
+        : Promise.resolve([]),
+    vector: (q: Query) =>
+      db.query(
+        `SELECT id FROM atomic_facts WHERE ${where} AND embedding IS NOT NULL
+         ORDER BY embedding::vector(${d}) <=> $5::vector(${d}) LIMIT 10`,
+        [...base, `[${q.vector.join(',')}]`],
+      ),
+  };
+  const rest = async (method: string, q: Query) => {
+    const res = await fetch(`${s.url}/api/v2/memory/search`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${s.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        app_id: SCOPE.appId,
+        project_id: SCOPE.projectId,
+        user_id: OWNER,
+        query: q.text,
+        method,
+        top_k: 10,
+      }),
+    });
+    if (!res.ok) throw new Error(`search ${method}: HTTP ${res.status} ${await res.text()}`);
+    await res.json();
+  };
+  const time = async (fn: () => Promise<unknown>) => {
+    const t0 = performance.now();
+    await fn();
+    return performance.now() - t0;
+  };
+  // Warm-up: caches, plans, connections.
+  for (const q of queries.slice(0, 3)) {
+    for (const m of methods) await rest(m, q);
+    await floors.keyword(q);
+    await floors.vector(q);
+  }
+  const lat = new Map<string, number[]>(methods.map((m) => [m, []]));
+  const fl = { keyword: [] as number[], vector: [] as number[], both: [] as number[] };
+  for (const q of queries) {
+    for (const m of methods) lat.get(m)!.push(await time(() => rest(m, q)));
+    const k = await time(() => floors.keyword(q));
+    const v = await time(() => floors.vector(q));
+    fl.keyword.push(k);
+    fl.vector.push(v);
+    fl.both.push(k + v);
+  }
+  const ownerRows = await rowCount(s, OWNER);
+  const tableRows = await rowCount(s);
+  return methods.map((m) => {
+    const floor = m === 'keyword' ? fl.keyword : m === 'vector' ? fl.vector : fl.both;
+    const xs = lat.get(m)!;
+    return {
+      driver,
+      store,
+      level,
+      ownerRows,
+      tableRows,
+      method: m,
+      p50: percentile(xs, 50),
+      p95: percentile(xs, 95),
+      floorP50: percentile(floor, 50),
+      floorP95: percentile(floor, 95),
+    };
+  });
+}
+
+async function run(
+  driver: Driver,
+  store: Figure['store'],
+  corpus: Corpus,
+  others: number,
+): Promise<Figure[]> {
+  const st = await createStore(driver, store);
+  const out: Figure[] = [];
+  try {
+    let s = await st.open();
+    const write = (w: WriteTarget, from: number, to: number) =>
+      writeEpisodes(s.engram.db, corpus, w, from, to, concurrency);
+    const rowsPerEpisode =
+      1 +
+      corpus.templates.reduce((n, t) => n + t.extraction.episode.facts.length, 0) / corpus.templates.length;
+    const rand = prng(42);
+    const picked = [...corpus.questions].sort(() => rand() - 0.5).slice(0, nQueries);
+    const queries: Query[] = [];
+    const vectors = await s.engram.embedder.embed(picked);
+    for (const [i, text] of picked.entries())
+      queries.push({ text, tsq: orQuery(await queryLexemes(s.engram.db, text)), vector: vectors[i]! });
+    await dropHnsw(s);
+    if (others > 0) {
+      const perOwner = Math.ceil(others / rowsPerEpisode / OTHER_OWNERS);
+      const t0 = performance.now();
+      for (let o = 1; o <= OTHER_OWNERS; o++) await write({ ...SCOPE, owner: `owner-${o}` }, 0, perOwner);
+      log(
+        `${driver} ${store}: ${await rowCount(s)} rows of ${OTHER_OWNERS} other owners written in ${((performance.now() - t0) / 1000).toFixed(0)} s`,
+      );
+    }
+    let written = 0;
+    for (const level of levelsOf(driver)) {
+      await dropHnsw(s);
+      const t0 = performance.now();
+      await write({ ...SCOPE, owner: OWNER }, written, level);
+      written = level;
+      const t1 = performance.now();
+      s = await st.open();
+      await s.engram.db.query('ANALYZE');
+      log(
+        `${driver} ${store}: owner at ${level} episodes (written in ${((t1 - t0) / 1000).toFixed(0)} s, reopened with indexes in ${((performance.now() - t1) / 1000).toFixed(0)} s)`,
+      );
+      out.push(...(await measure(s, driver, store, level, queries)));
+    }
+  } finally {
+    await st.drop();
+  }
+  return out;
+}
+
+function report(driver: Driver, figs: Figure[], corpus: Corpus): string[] {
+  const f1 = (x: number) => x.toFixed(1);
+  const levels = levelsOf(driver);
+  const lines = [
+    `## ${driver === 'postgres' ? 'PostgreSQL' : 'embedded (PGlite)'}: ${OTHER_OWNERS} other owners (${othersOf(driver)} rows asked) in the same tenant, app and project; an episode ≈ ${corpus.turnsPerEpisode.toFixed(1)} messages; top_k 10; ${nQueries} questions; ms`,
+    '',
+    '| owner episodes | owner rows | table rows | method | p50 | p95 | floor p50 | floor p95 | p50 / floor | p95 / floor | p50 / p50 at first level | p50 / p50 alone |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
+  ];
+  const shared = figs.filter((f) => f.store === 'shared');
+  for (const f of shared) {
+    const first = shared.find((g) => g.method === f.method && g.level === levels[0]);
+    const alone = figs.find((g) => g.store === 'alone' && g.method === f.method && g.level === f.level);
+    lines.push(
+      `| ${f.level} | ${f.ownerRows} | ${f.tableRows} | ${f.method} | ${f1(f.p50)} | ${f1(f.p95)} | ${f1(f.floorP50)} | ${f1(f.floorP95)} | ${(f.p50 / f.floorP50).toFixed(2)} | ${(f.p95 / f.floorP95).toFixed(2)} | ${first ? (f.p50 / first.p50).toFixed(2) : ''} | ${alone ? (f.p50 / alone.p50).toFixed(2) : ''} |`,
+    );
+  }
+  const alone = figs.filter((f) => f.store === 'alone');
+  if (alone.length) {
+    lines.push(
+      '',
+      'The owner alone in a store:',
+      '',
+      '| owner episodes | method | p50 | p95 |',
+      '|---|---|---|---|',
+    );
+    for (const f of alone) lines.push(`| ${f.level} | ${f.method} | ${f1(f.p50)} | ${f1(f.p95)} |`);
+  }
+  return lines;
+}
+
+async function main() {
+  // The corpus is built once with the offline extractor and embedder of a throwaway embedded engram.
+  const dir = mkdtempSync(join(tmpdir(), 'engram-bench-corpus-'));
+  const config = loadConfig({ ENGRAM_DATA_DIR: dir, ENGRAM_LOG_LEVEL: 'silent', ENGRAM_WORKERS: 'false' });
+  const e = await openEngram(config, { command: 'bench', log: silentLogger, workers: false });
+  let corpus: Corpus;
+  try {
+    corpus = await buildCorpus(resolve(args.data!), e.extractor, e.embedder, {
+      turnsPerSegment: Number(args.turns),
+      maxFacts: Number(args.facts),
+    });
+  } finally {
+    await e.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  log(`corpus: ${corpus.templates.length} episode templates, ${corpus.questions.length} questions`);
+  const all: Figure[] = [];
+  for (const driver of drivers) {
+    const figs = await run(driver, 'shared', corpus, othersOf(driver));
+    if (!args['no-isolation']) figs.push(...(await run(driver, 'alone', corpus, 0)));
+    all.push(...figs);
+    if (!args.json) console.log(`${report(driver, figs, corpus).join('\n')}\n`);
+  }
+  if (args.json) console.log(JSON.stringify({ figures: all }));
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
