@@ -4,7 +4,7 @@
  *   npm run bench:scale:search -- --data <locomo10.json> [--drivers postgres,pglite]
  *        [--levels 1000,10000,100000] [--others-rows 1000000] [--queries 30]
  *        [--methods keyword,vector,hybrid,agentic] [--facts 4] [--turns 15]
- *        [--concurrency 4] [--no-isolation] [--json]
+ *        [--concurrency 4] [--no-isolation] [--explain] [--json]
  *
  * Stores: PostgreSQL on DATABASE_URL (or ENGRAM_TEST_DATABASE_URL), an admin URL: the
  * bench creates and drops its own databases on that server, e.g. a cluster started by
@@ -27,12 +27,17 @@
  * hybrid and agentic: both of those one after the other. Figures are p50 / p95 in ms and
  * the ratio to the floor. Isolation: the same levels on a second store holding only the
  * owner; the ratio of the owner's p50 with the others present to it alone.
+ *
+ * --explain: at the top level, one question per method is answered once more in this
+ * process, and every read statement the search runs is printed with its EXPLAIN
+ * (ANALYZE, BUFFERS).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../src/config.js';
+import { SearchInput } from '../../src/contract/search.js';
 import { silentLogger } from '../../src/core/log.js';
 import { orQuery, queryLexemes } from '../../src/engine/search/keyword.js';
 import { VECTOR_TABLES } from '../../src/engine/vector-index.js';
@@ -40,6 +45,7 @@ import { type Engram, openEngram } from '../../src/engram.js';
 import { startHttpServer } from '../../src/http/server.js';
 import { buildCorpus, type Corpus, prng, type WriteTarget, writeEpisodes } from './corpus.js';
 import { createPostgresDatabase, dropPostgresDatabase } from './databases.js';
+import { explaining } from './explain.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -53,6 +59,7 @@ const { values: args } = parseArgs({
     turns: { type: 'string', default: '15' },
     concurrency: { type: 'string' },
     'no-isolation': { type: 'boolean', default: false },
+    explain: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
   },
 });
@@ -153,6 +160,41 @@ async function createStore(driver: Driver, name: string) {
       return { engram, url: server.url, key };
     },
     close,
+    /** Plans of one search per method, on a second engram over the open store's database. */
+    async explain(s: Store, query: string): Promise<string[]> {
+      const db = explaining(s.engram.db);
+      const e = await openEngram(config, {
+        command: 'bench',
+        log: silentLogger,
+        workers: false,
+        prepareSearch: true,
+        db,
+      });
+      const out: string[] = [];
+      try {
+        for (const method of methods) {
+          db.plans.length = 0;
+          db.record = true;
+          await e.search.search(
+            { tenantId: SCOPE.tenantId },
+            SearchInput.parse({
+              app_id: SCOPE.appId,
+              project_id: SCOPE.projectId,
+              user_id: OWNER,
+              query,
+              method,
+              top_k: 10,
+            }),
+          );
+          db.record = false;
+          out.push(`### ${driver}, ${method}: ${db.plans.length} read statements`, '');
+          for (const p of db.plans) out.push('```sql', p.sql, '```', '', '```', p.plan, '```', '');
+        }
+      } finally {
+        await e.close();
+      }
+      return out;
+    },
     async drop() {
       await close();
       if (dbUrl) await dropPostgresDatabase(SERVER!, dbUrl);
@@ -270,6 +312,7 @@ async function run(
   store: Figure['store'],
   corpus: Corpus,
   others: number,
+  plans?: string[],
 ): Promise<Figure[]> {
   const st = await createStore(driver, store);
   const out: Figure[] = [];
@@ -309,6 +352,7 @@ async function run(
       );
       out.push(...(await measure(s, driver, store, level, queries)));
     }
+    if (plans) plans.push(...(await st.explain(s, queries[0]!.text)));
   } finally {
     await st.drop();
   }
@@ -364,10 +408,11 @@ async function main() {
   log(`corpus: ${corpus.templates.length} episode templates, ${corpus.questions.length} questions`);
   const all: Figure[] = [];
   for (const driver of drivers) {
-    const figs = await run(driver, 'shared', corpus, othersOf(driver));
+    const plans: string[] = [];
+    const figs = await run(driver, 'shared', corpus, othersOf(driver), args.explain ? plans : undefined);
     if (!args['no-isolation']) figs.push(...(await run(driver, 'alone', corpus, 0)));
     all.push(...figs);
-    if (!args.json) console.log(`${report(driver, figs, corpus).join('\n')}\n`);
+    if (!args.json) console.log(`${[...report(driver, figs, corpus), '', ...plans].join('\n')}\n`);
   }
   if (args.json) console.log(JSON.stringify({ figures: all }));
 }
