@@ -13,6 +13,7 @@ import { ObjectService } from './engine/objects.js';
 import { HttpReranker } from './engine/search/rerank.js';
 import { SearchService } from './engine/search/service.js';
 import { TaskService } from './engine/tasks.js';
+import { V1SelfHostedService } from './engine/v1/self-hosted.js';
 import { V1Service } from './engine/v1/service.js';
 import { VectorIndex } from './engine/vector-index.js';
 import { Metrics } from './observability/metrics.js';
@@ -43,6 +44,8 @@ export interface Engram {
   readonly search: SearchService;
   /** The legacy v1 (Cloud) interface and its store. */
   readonly v1: V1Service;
+  /** The self-hosted v1 memory interface (`/api/v1/memory/*`). */
+  readonly v1SelfHosted: V1SelfHostedService;
   /** Signed uploads (object/sign) and the objects they stored. */
   readonly objects: ObjectService;
   readonly kb: KnowledgeService;
@@ -184,6 +187,7 @@ export async function openEngram(config: Config, opts: OpenOptions): Promise<Eng
     tasks: new TaskService(db),
     search,
     v1: new V1Service(db, memory, search),
+    v1SelfHosted: new V1SelfHostedService(memory, search),
     objects,
     kb,
     queue,

@@ -9,7 +9,7 @@ import { IsoInstant } from './time.js';
  * session_id, the v1 memory type names). Answers use the v1 envelope
  * `status` / `message` / `result`.
  */
-const Id = z.string().min(1).max(128);
+export const Id = z.string().min(1).max(128);
 
 /**
  * ISO 8601 date-time (range-checked like every time input), parsed to Unix milliseconds;
@@ -68,12 +68,9 @@ export const V1FlushResult = z.object({ status_info: z.enum(['extracted', 'no_ex
 export const V1MemoryType = z.enum(['episodic_memory', 'profile', 'agent_memory']);
 export type V1MemoryType = z.infer<typeof V1MemoryType>;
 
-const owner = {
-  user_id: Id.nullish(),
-  agent_id: Id.nullish(),
-  group_id: Id.nullish().describe('Only memories of this group.'),
-};
-const oneOwner = (v: { user_id?: string | null; agent_id?: string | null }, ctx: z.RefinementCtx) => {
+export const owners = { user_id: Id.nullish(), agent_id: Id.nullish() };
+const owner = { ...owners, group_id: Id.nullish().describe('Only memories of this group.') };
+export const oneOwner = (v: { user_id?: string | null; agent_id?: string | null }, ctx: z.RefinementCtx) => {
   if ((v.user_id == null) === (v.agent_id == null))
     ctx.addIssue({
       code: 'custom',
@@ -82,14 +79,12 @@ const oneOwner = (v: { user_id?: string | null; agent_id?: string | null }, ctx:
     });
 };
 
+export const page = z.number().int().min(1).default(1);
+export const pageSize = z.number().int().min(1).max(100).default(20);
+
 /** POST /api/v1/memories/get */
 export const V1GetInput = z
-  .object({
-    ...owner,
-    memory_type: V1MemoryType.default('episodic_memory'),
-    page: z.number().int().min(1).default(1),
-    limit: z.number().int().min(1).max(100).default(20),
-  })
+  .object({ ...owner, memory_type: V1MemoryType.default('episodic_memory'), page, limit: pageSize })
   .strict()
   .superRefine(oneOwner);
 export type V1GetInput = z.infer<typeof V1GetInput>;
@@ -99,15 +94,17 @@ export const V1GetResult = z.object({
   has_more: z.boolean(),
 });
 
+/** What a v1 search asks, on both v1 interfaces. */
+export const v1SearchFields = {
+  query: z.string().min(1).max(4000),
+  memory_types: z.array(V1MemoryType).min(1).max(3).default(['episodic_memory']),
+  retrieve_method: z.enum(['keyword', 'vector', 'hybrid', 'agentic']).default('hybrid'),
+  top_k: z.number().int().min(1).max(100).default(10),
+};
+
 /** POST /api/v1/memories/search */
 export const V1SearchInput = z
-  .object({
-    ...owner,
-    query: z.string().min(1).max(4000),
-    memory_types: z.array(V1MemoryType).min(1).max(3).default(['episodic_memory']),
-    retrieve_method: z.enum(['keyword', 'vector', 'hybrid', 'agentic']).default('hybrid'),
-    top_k: z.number().int().min(1).max(100).default(10),
-  })
+  .object({ ...owner, ...v1SearchFields })
   .strict()
   .superRefine(oneOwner);
 export type V1SearchInput = z.infer<typeof V1SearchInput>;

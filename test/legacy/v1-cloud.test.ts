@@ -1,16 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DRIVERS } from '../helpers/drivers.js';
 import { startTestServer, type TestServer } from '../helpers/engram.js';
+import { expectV1Error } from '../helpers/v1.js';
 
 const at = (minute: number) => new Date(Date.UTC(2025, 2, 3, 9, minute)).toISOString();
-
-/** The v1 error body: code, message, request_id, path, timestamp. */
-const expectV1Error = (body: any, code: string, path: string) => {
-  expect(body).toMatchObject({ code, path });
-  expect(typeof body.message).toBe('string');
-  expect(body.request_id).toMatch(/./);
-  expect(Number.isNaN(Date.parse(body.timestamp))).toBe(false);
-};
 
 describe.each(DRIVERS)('legacy v1 (Cloud) [%s]', (driver) => {
   let s: TestServer;

@@ -1,5 +1,3 @@
-import type { GetData } from '../../contract/memory-read.js';
-import type { SearchData } from '../../contract/search.js';
 import {
   V1_DEFAULT_GROUP,
   type V1AddInput,
@@ -17,6 +15,7 @@ import { EPISODE_COLUMNS, type EpisodeRow, episodeItem } from '../memory/seriali
 import type { MemoryService } from '../memory/service.js';
 import type { SearchService } from '../search/service.js';
 import { migrateV1Batch, type V1MigrationCounts } from './migrate.js';
+import { type AnyItem, type V1Face, v1Get, v1Record, v1Search } from './read.js';
 import {
   findMessage,
   type GroupRow,
@@ -28,25 +27,16 @@ import {
   V1_SCOPE,
 } from './store.js';
 
-type AnyItem = {
-  id: string;
-  session_id?: string | null;
-  timestamp?: string | null;
-  updated_at?: string | null;
-};
-
-/** A v2 record in v1 terms: the v1 type name, group_id for the session, no v2 partition. */
-function toV1(item: AnyItem, memoryType: V1MemoryType): V1Memory {
-  const { app_id: _a, project_id: _p, ...rest } = item as AnyItem & { app_id?: string; project_id?: string };
-  return {
-    ...rest,
-    memory_type: memoryType,
-    group_id: item.session_id ?? null,
-    timestamp: item.timestamp ?? item.updated_at ?? null,
-  };
-}
-
-const V2_TYPE = { episodic_memory: 'episode', profile: 'profile', agent_memory: 'agent_case' } as const;
+/** A record in v1 Cloud terms: the v1 type name, group_id for the session, no v2 partition. */
+const cloudRecord = (item: AnyItem, memoryType: V1MemoryType): V1Memory => ({
+  ...v1Record(item, memoryType),
+  group_id: item.session_id ?? null,
+});
+const cloud = (group: string | null | undefined): V1Face<V1Memory> => ({
+  scope: V1_SCOPE,
+  session: group ?? null,
+  record: cloudRecord,
+});
 
 /**
  * The legacy v1 (Cloud) operations. v1 messages are kept with their v1 fields and run
@@ -135,7 +125,7 @@ export class V1Service {
          AND session_id = $4 AND created_at >= $5 AND deleted_at IS NULL ORDER BY ts, id`,
       [ctx.tenantId, V1_SCOPE.app_id, V1_SCOPE.project_id, group, started],
     );
-    const memories = saved.map((r) => toV1(episodeItem(r, []), 'episodic_memory'));
+    const memories = saved.map((r) => cloudRecord(episodeItem(r, []), 'episodic_memory'));
     return { saved_memories: memories, count: memories.length, status_info: 'extracted' };
   }
 
@@ -144,87 +134,38 @@ export class V1Service {
     return { status_info: r.status };
   }
 
-  async get(ctx: Ctx, input: V1GetInput) {
-    const owner = (input.user_id ?? input.agent_id) as string;
-    const type = V2_TYPE[input.memory_type];
-    const data: GetData = await this.memory.get(ctx, {
-      ...V1_SCOPE,
-      ...pageAll,
+  get(ctx: Ctx, input: V1GetInput) {
+    return v1Get(this.memory, ctx, cloud(input.group_id), {
+      owner: (input.user_id ?? input.agent_id) as string,
+      memoryType: input.memory_type,
       page: input.page,
-      page_size: input.limit,
-      memory_type: type,
-      ...(type === 'agent_case' ? { agent_id: owner } : { user_id: owner }),
-      ...(input.group_id && type !== 'profile' ? { session_id: input.group_id } : {}),
+      pageSize: input.limit,
     });
-    const memories = [
-      ...data.episodes.map((e) => toV1(e, 'episodic_memory')),
-      ...data.profiles.map((p) => toV1(p, 'profile')),
-      ...data.agent_cases.map((a) => toV1(a, 'agent_memory')),
-    ];
-    return {
-      memories,
-      total_count: data.total_count,
-      has_more: (input.page - 1) * input.limit + memories.length < data.total_count,
-    };
   }
 
   async search(ctx: Ctx, input: V1SearchInput) {
-    const owner = (input.user_id ?? input.agent_id) as string;
-    const types = new Set(input.memory_types);
-    const base = {
-      ...V1_SCOPE,
+    const r = await v1Search(this.searcher, ctx, cloud(input.group_id), {
+      owner: (input.user_id ?? input.agent_id) as string,
+      memoryTypes: input.memory_types,
       query: input.query,
       method: input.retrieve_method,
-      top_k: input.top_k,
-      radius: null,
-      min_score: null,
-      with_readable_episode: false,
-      enable_llm_rerank: false,
-      filters: input.group_id ? { session_id: input.group_id } : null,
+      topK: input.top_k,
+    });
+    const byEngineId = await messagesByEngineIds(
+      this.db,
+      ctx.tenantId,
+      r.unprocessed.map((m) => m.id),
+    );
+    const raw = r.unprocessed.flatMap((m) => {
+      const row = byEngineId.get(m.id);
+      return row ? [rawMessage(row, m.score)] : [];
+    });
+    return {
+      memories: r.memories,
+      raw_messages: raw,
+      agent_memory: r.agent_memory,
+      total_count: r.total_count,
     };
-    const memories: V1Memory[] = [];
-    const raw: ReturnType<typeof rawMessage>[] = [];
-    let agentMemory: V1Memory | null = null;
-    if (types.has('episodic_memory') || types.has('profile')) {
-      const onlyProfile = !types.has('episodic_memory');
-      const r: SearchData = await this.searcher.search(ctx, {
-        ...base,
-        user_id: owner,
-        memory_type: onlyProfile ? 'profile' : types.has('profile') ? null : 'episode',
-        include_profile: types.has('profile'),
-      });
-      if (types.has('episodic_memory')) memories.push(...r.episodes.map((e) => toV1(e, 'episodic_memory')));
-      if (types.has('profile'))
-        memories.push(
-          ...r.profiles.map((p) => ({
-            ...toV1(p, 'profile'),
-            ...(p.score == null ? {} : { score: p.score }),
-          })),
-        );
-      const byEngineId = await messagesByEngineIds(
-        this.db,
-        ctx.tenantId,
-        r.unprocessed_messages.map((m) => m.id),
-      );
-      for (const m of r.unprocessed_messages) {
-        const row = byEngineId.get(m.id);
-        if (row) raw.push(rawMessage(row, m.score));
-      }
-    }
-    if (types.has('agent_memory')) {
-      const r = await this.searcher.search(ctx, {
-        ...base,
-        agent_id: owner,
-        memory_type: null,
-        include_profile: false,
-      });
-      const agent = [...r.agent_cases, ...r.agent_skills]
-        .sort((a, b) => b.score - a.score)
-        .map((a) => toV1(a as AnyItem, 'agent_memory'));
-      agentMemory = agent[0] ?? null;
-      memories.push(...agent);
-    }
-    return { memories, raw_messages: raw, agent_memory: agentMemory, total_count: memories.length };
   }
 
   /** By owner and/or group, or one memory by id; answers nothing (the route sends 204). */
@@ -278,12 +219,3 @@ export class V1Service {
     return groupRecord(rows[0]);
   }
 }
-
-const pageAll = {
-  page: 1,
-  page_size: 100,
-  sort_by: 'timestamp',
-  sort_order: 'desc',
-  with_readable_episode: false,
-  filters: null,
-} as const;
