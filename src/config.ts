@@ -12,10 +12,34 @@ const bool = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'])
   .transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
 
+/** `scheme://host[:port]`, exactly as a browser sends it in an Origin header. */
+const origin = z.string().refine(
+  (o) => {
+    try {
+      return new URL(o).origin === o;
+    } catch {
+      return false;
+    }
+  },
+  { message: 'each origin must be scheme://host[:port], without a path or a trailing slash' },
+);
+const originList = z
+  .string()
+  .default('')
+  .transform((v) =>
+    v
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
+  )
+  .pipe(z.array(origin));
+
 /** Each setting: its environment variable, CLI flag (if any) and schema. */
 const SETTINGS = {
   port: { env: 'ENGRAM_PORT', flag: 'port', schema: int(0, 65535).default(8787) },
   host: { env: 'ENGRAM_HOST', flag: 'host', schema: z.string().min(1).default('127.0.0.1') },
+  /** Browser origins /mcp accepts besides loopback ones (MCP transport: servers validate Origin). */
+  allowedOrigins: { env: 'ENGRAM_ALLOWED_ORIGINS', flag: undefined, schema: originList },
   dataDir: { env: 'ENGRAM_DATA_DIR', flag: 'data-dir', schema: z.string().min(1).default('./data') },
   databaseUrl: {
     env: 'DATABASE_URL',

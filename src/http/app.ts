@@ -42,6 +42,8 @@ export function createHttpApp(engram: Engram, opts: HttpOptions, log: Logger): H
     c.set('requestId', id);
     c.header('X-Request-Id', id);
     await next();
+    // Answers built as plain Responses (the MCP transport's) do not carry c.header()s.
+    if (!c.res.headers.has('X-Request-Id')) c.res.headers.set('X-Request-Id', id);
   });
   app.use('*', observeRequests(engram.metrics, log, engram.config.accessLog));
 
@@ -102,7 +104,8 @@ export function createHttpApp(engram: Engram, opts: HttpOptions, log: Logger): H
     }),
   );
 
-  app.all('/mcp', mcpHttpHandler(engram));
+  // The Streamable HTTP methods only, so any other gets 405 with Allow like every route.
+  app.on(['GET', 'POST', 'DELETE'], '/mcp', mcpHttpHandler(engram));
   registerRoutes(app, engram);
 
   const methodsFor = allowedMethods(app);

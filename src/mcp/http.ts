@@ -27,8 +27,10 @@ import { callTool, type ToolEnv } from './tools/tool.js';
  * of another tenant is answered like an unknown session (404). Replies to POSTs are plain
  * JSON (no SSE framing), which keeps a tool call as cheap as a REST call.
  *
- * DNS-rebinding protection: when engram listens on a loopback address, the Host (and any
- * Origin) must name a loopback host. Any port is accepted, since ENGRAM_PORT may be 0.
+ * DNS-rebinding protection: a request with an Origin header is refused unless the origin is
+ * in ENGRAM_ALLOWED_ORIGINS or, when engram listens on a loopback address, names a loopback
+ * host; on a loopback bind the Host must name a loopback host too. Any port is accepted on
+ * loopback names, since ENGRAM_PORT may be 0.
  */
 export interface McpHttpOptions {
   /** Expire a session after this long without requests or an open notification stream. */
@@ -53,6 +55,7 @@ export function mcpHttpHandler(engram: Engram, opts: McpHttpOptions = {}) {
   const loopbackOnly = isLoopback(engram.config.host);
   const log = engram.log;
   const shared = new McpSharedState(engram.db);
+  const allowedOrigins = new Set(engram.config.allowedOrigins);
   const sessions = new Map<string, Session>();
   const adopting = new Map<string, Promise<Session | undefined>>();
 
@@ -189,10 +192,8 @@ export function mcpHttpHandler(engram: Engram, opts: McpHttpOptions = {}) {
 
   return async (c: Context<HttpEnv>): Promise<Response> => {
     const req = c.req.raw;
-    if (loopbackOnly) {
-      const bad = rebindingProblem(req);
-      if (bad) return rpcError(403, -32000, bad);
-    }
+    const bad = rebindingProblem(req, loopbackOnly, allowedOrigins);
+    if (bad) return rpcError(403, -32000, bad);
     const principal = c.get('principal');
     if (principal.apiVersion !== 'v2')
       throw new EngramError('Forbidden', 'MCP serves the v2 API: use a v2 key');
@@ -305,13 +306,15 @@ export function isLoopback(host: string): boolean {
   return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
 }
 
-/** Why Host/Origin do not name this loopback server, or undefined when they do. */
-function rebindingProblem(req: Request): string | undefined {
+/** Why Host or Origin is refused, or undefined when both are acceptable. */
+function rebindingProblem(req: Request, loopbackOnly: boolean, allowed: Set<string>): string | undefined {
   const host = req.headers.get('host');
-  if (!host || !isLoopback(hostnameOf(`http://${host}`) ?? '')) return `Invalid Host header: ${host}`;
+  if (loopbackOnly && (!host || !isLoopback(hostnameOf(`http://${host}`) ?? '')))
+    return `Invalid Host header: ${host}`;
   const origin = req.headers.get('origin');
-  if (origin && !isLoopback(hostnameOf(origin) ?? '')) return `Invalid Origin header: ${origin}`;
-  return undefined;
+  if (origin === null || allowed.has(origin)) return undefined;
+  if (loopbackOnly && isLoopback(hostnameOf(origin) ?? '')) return undefined;
+  return `Invalid Origin header: ${origin} (not in ENGRAM_ALLOWED_ORIGINS)`;
 }
 
 function hostnameOf(url: string): string | undefined {

@@ -1,5 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Config } from '../config.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Ctx } from '../engine/memory/deps.js';
 import type { Engram } from '../engram.js';
 import { VERSION } from '../version.js';
@@ -52,5 +53,28 @@ export function createMcpServer(
     stopEvents();
     previous?.();
   };
+  const connect = mcp.connect.bind(mcp);
+  mcp.connect = (transport) => connect(withBareErrorMessages(transport));
   return mcp;
+}
+
+const SDK_PREFIX = /^MCP error -?\d+: /;
+
+/**
+ * The SDK's McpError (thrown by engram's resource and prompt handlers and by the SDK itself)
+ * carries "MCP error <code>: " in its message, and the SDK sends that message as the
+ * JSON-RPC error message; clients add the same prefix again when they show it. Every
+ * error response leaves through here with the bare message.
+ */
+function withBareErrorMessages(transport: Transport): Transport {
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    if ('error' in message && SDK_PREFIX.test(message.error.message))
+      message = {
+        ...message,
+        error: { ...message.error, message: message.error.message.replace(SDK_PREFIX, '') },
+      };
+    return send(message, options);
+  };
+  return transport;
 }
