@@ -1,6 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Config } from '../config.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Ctx } from '../engine/memory/deps.js';
 import type { Engram } from '../engram.js';
 import { VERSION } from '../version.js';
@@ -8,6 +7,7 @@ import { registerPrompts } from './prompts.js';
 import { installResources, type SubscriptionStore } from './resources.js';
 import { toolsFor } from './tools/index.js';
 import { installTools, type ToolEnv } from './tools/tool.js';
+import { guardParams, withBareErrorMessages } from './wire.js';
 
 /** An engine still opening: the server answers the handshake and lists at once, and waits for it for the rest. */
 export interface PendingEngram {
@@ -54,27 +54,9 @@ export function createMcpServer(
     previous?.();
   };
   const connect = mcp.connect.bind(mcp);
-  mcp.connect = (transport) => connect(withBareErrorMessages(transport));
-  return mcp;
-}
-
-const SDK_PREFIX = /^MCP error -?\d+: /;
-
-/**
- * The SDK's McpError (thrown by engram's resource and prompt handlers and by the SDK itself)
- * carries "MCP error <code>: " in its message, and the SDK sends that message as the
- * JSON-RPC error message; clients add the same prefix again when they show it. Every
- * error response leaves through here with the bare message.
- */
-function withBareErrorMessages(transport: Transport): Transport {
-  const send = transport.send.bind(transport);
-  transport.send = (message, options) => {
-    if ('error' in message && SDK_PREFIX.test(message.error.message))
-      message = {
-        ...message,
-        error: { ...message.error, message: message.error.message.replace(SDK_PREFIX, '') },
-      };
-    return send(message, options);
+  mcp.connect = async (transport) => {
+    await connect(withBareErrorMessages(transport));
+    guardParams(transport);
   };
-  return transport;
+  return mcp;
 }

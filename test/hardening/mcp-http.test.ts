@@ -143,6 +143,39 @@ describe.each(DRIVERS)('MCP over HTTP held to the REST standards [%s]', (driver)
     expect(raw.body.error.message).toMatch(/not found/);
   });
 
+  it('answers params that do not fit the method with -32602, not an internal error', async () => {
+    const auth = { authorization: `Bearer ${key}` };
+    const init = await post(loop.url, auth, INIT);
+    const headers = {
+      ...auth,
+      'mcp-session-id': init.headers['mcp-session-id'] as string,
+      'mcp-protocol-version': '2025-06-18',
+    };
+    const bad = [
+      { method: 'tools/call', params: { name: 'no_such_tool', arguments: [] } },
+      { method: 'prompts/get', params: { name: 'recall_context', arguments: { query: 'x', user_id: true } } },
+      { method: 'resources/read', params: { uri: 42 } },
+    ];
+    for (const [i, msg] of bad.entries()) {
+      const r = await post(loop.url, headers, { jsonrpc: '2.0', id: 100 + i, ...msg });
+      expect(r.status).toBe(200);
+      expect(r.body).toMatchObject({ id: 100 + i, error: { code: -32602 } });
+      expect(r.body.error.message).toMatch(/^Invalid params for /);
+    }
+    // a known tool's arguments are the tool's to judge: a tool error like REST's 422
+    const tool = await post(loop.url, headers, {
+      jsonrpc: '2.0',
+      id: 150,
+      method: 'tools/call',
+      params: { name: 'recall', arguments: 'text' },
+    });
+    expect(tool.body.result.isError).toBe(true);
+    expect(JSON.parse(tool.body.result.content[0].text).error.status_code).toBe(422);
+    // and the session still works
+    const ok = await post(loop.url, headers, { jsonrpc: '2.0', id: 200, method: 'tools/list' });
+    expect(ok.body.result.tools.length).toBeGreaterThan(0);
+  });
+
   it('refuses an Origin outside ENGRAM_ALLOWED_ORIGINS on a non-loopback bind', async () => {
     const auth = { authorization: `Bearer ${openKey}` };
     const evil = await post(open.url, { ...auth, origin: 'https://evil.example' }, INIT);

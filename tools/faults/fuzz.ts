@@ -1,0 +1,379 @@
+/**
+ * npm run fuzz -- [--requests 10000] [--seed 1] [--concurrency 8] [--driver pglite|postgres]
+ *
+ * A seeded, grammar-based fuzzer over every REST route (from /openapi.json: bodies, path and
+ * query parameters drawn from the published schemas, with hostile values mixed in, plus
+ * broken JSON, wrong methods and wrong content types) and every MCP tool (from tools/list,
+ * over a real /mcp session; also resources/read and prompts/get), against `engram serve` on
+ * each driver (PostgreSQL when ENGRAM_TEST_DATABASE_URL is an admin URL). Prints the count
+ * per status and fails on any 5xx, any error body outside the documented envelope, any
+ * socket error, or a message stored by a rejected add.
+ */
+import fc from 'fast-check';
+import { ErrorBody, TaskErrorBody } from '../../src/contract/errors.js';
+import { fromSchema, hostile, toJson } from './grammar.js';
+import { type Driver, driversFrom, options, startTarget, type Target } from './target.js';
+
+const opts = options({ requests: '10000', seed: '1', concurrency: '8', driver: '' });
+const ADMIN = process.env['ENGRAM_TEST_DATABASE_URL'];
+
+type Req =
+  | {
+      kind: 'rest';
+      method: string;
+      path: string;
+      query: string;
+      body?: unknown;
+      raw?: string;
+      contentType?: string;
+    }
+  | { kind: 'mcp'; rpc: { method: string; params: Record<string, unknown> } };
+
+interface Tally {
+  byStatus: Map<string, number>;
+  violations: string[];
+  acceptedSessions: Set<string>;
+  fuzzedSessions: Set<string>;
+  requests: number;
+}
+
+function restRequests(doc: any): fc.Arbitrary<Req>[] {
+  const components = doc.components?.schemas ?? {};
+  const out: fc.Arbitrary<Req>[] = [];
+  for (const [path, methods] of Object.entries<any>(doc.paths)) {
+    for (const [method, op] of Object.entries<any>(methods)) {
+      const params: any[] = op.parameters ?? [];
+      const pathParams = params.filter((p) => p.in === 'path');
+      const queryParams = params.filter((p) => p.in === 'query');
+      const pathArb = fc.tuple(
+        ...pathParams.map((p) => fc.oneof(fromSchema(p.schema ?? {}, { components }), hostile)),
+      );
+      const queryArb = fc.tuple(
+        ...queryParams.map((p) =>
+          fc.option(fromSchema(p.schema ?? {}, { components }), { freq: 3, nil: undefined }),
+        ),
+      );
+      const bodySchema = op.requestBody?.content?.['application/json']?.schema;
+      const bodyArb: fc.Arbitrary<{ body?: unknown; raw?: string }> = bodySchema
+        ? fc.oneof(
+            { arbitrary: fromSchema(bodySchema, { components }).map((body) => ({ body })), weight: 12 },
+            {
+              arbitrary: fc.constantFrom('{', '', 'null', '[]', '{"a":1}{', '\u0000').map((raw) => ({ raw })),
+              weight: 1,
+            },
+          )
+        : fc.constant({});
+      const methodArb = fc.oneof(
+        { arbitrary: fc.constant(method.toUpperCase()), weight: 20 },
+        { arbitrary: fc.constantFrom('PUT', 'PATCH', 'DELETE', 'GET', 'POST'), weight: 1 },
+      );
+      const typeArb = fc.oneof(
+        { arbitrary: fc.constant('application/json'), weight: 20 },
+        { arbitrary: fc.constantFrom('text/plain', 'application/x-www-form-urlencoded'), weight: 1 },
+      );
+      out.push(
+        fc
+          .record({ m: methodArb, p: pathArb, q: queryArb, b: bodyArb, t: typeArb })
+          .map(({ m, p, q, b, t }) => {
+            let concrete = path;
+            pathParams.forEach((param, i) => {
+              const v = p[i];
+              concrete = concrete.replace(
+                `{${param.name}}`,
+                encodeURIComponent(typeof v === 'string' ? v : toJson(v)),
+              );
+            });
+            const qs = new URLSearchParams();
+            queryParams.forEach((param, i) => {
+              const v = q[i];
+              if (v !== undefined) qs.set(param.name, typeof v === 'string' ? v : toJson(v));
+            });
+            return {
+              kind: 'rest',
+              method: m,
+              path: concrete,
+              query: qs.toString(),
+              ...b,
+              contentType: t,
+            } as Req;
+          }),
+      );
+    }
+  }
+  return out;
+}
+
+function mcpRequests(tools: any[]): fc.Arbitrary<Req>[] {
+  const calls = tools.map((t) =>
+    fromSchema(t.inputSchema ?? {}, {}).map(
+      (args) =>
+        ({ kind: 'mcp', rpc: { method: 'tools/call', params: { name: t.name, arguments: args } } }) as Req,
+    ),
+  );
+  const uri = fc.oneof(
+    fc.constantFrom('users/u1/episodes', 'users/u1/profile', 'agents/agent-1/cases', 'agents/agent-1/skills'),
+    fc
+      .tuple(fc.constantFrom('episodes', 'cases', 'skills'), fc.string())
+      .map(([k, id]) => `${k}/${encodeURIComponent(id)}`),
+    hostile.map(
+      (h) => `users/${encodeURIComponent(toJson(h).slice(0, 500))}/episodes?page=${toJson(h).slice(0, 50)}`,
+    ),
+  );
+  const read = uri.map(
+    (u) =>
+      ({
+        kind: 'mcp',
+        rpc: { method: 'resources/read', params: { uri: `engram://default/default/${u}` } },
+      }) as Req,
+  );
+  const prompt = fc
+    .record(
+      { query: fromSchema({ type: 'string' }), user_id: fromSchema({ type: 'string' }) },
+      { requiredKeys: [] },
+    )
+    .map(
+      (args) =>
+        ({
+          kind: 'mcp',
+          rpc: { method: 'prompts/get', params: { name: 'recall_context', arguments: args } },
+        }) as Req,
+    );
+  const unknown = hostile.map(
+    (a) =>
+      ({ kind: 'mcp', rpc: { method: 'tools/call', params: { name: 'no_such_tool', arguments: a } } }) as Req,
+  );
+  return [...calls, read, prompt, unknown];
+}
+
+async function fuzzDriver(driver: Driver): Promise<Tally> {
+  const target = await startTarget(driver, ADMIN, { ENGRAM_MCP_TOOLS: 'all' });
+  const tally: Tally = {
+    byStatus: new Map(),
+    violations: [],
+    acceptedSessions: new Set(),
+    fuzzedSessions: new Set(),
+    requests: 0,
+  };
+  try {
+    const key = await target.key('fuzz');
+    const auth = { authorization: `Bearer ${key}` };
+    // Some data for reads, updates and deletes to meet.
+    for (const [i, user] of ['u1', 'u2', 'alice'].entries()) {
+      const t = 1_767_225_600_000 + i * 3_600_000;
+      await fetch(`${target.url}/api/v2/memory/add`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          session_id: `seed-${user}`,
+          user_id: user,
+          messages: [
+            {
+              role: 'user',
+              sender_id: user,
+              content: 'I moved to Porto last spring and started learning to surf.',
+              timestamp: t,
+            },
+            {
+              role: 'assistant',
+              sender_id: 'agent-1',
+              content: 'Noted: Porto, surfing.',
+              timestamp: t + 1000,
+            },
+          ],
+        }),
+      });
+      await fetch(`${target.url}/api/v2/memory/flush`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ session_id: `seed-${user}`, user_id: user }),
+      });
+    }
+    const doc = await (await fetch(`${target.url}/openapi.json`)).json();
+    const mcp = await mcpSession(target.url, auth);
+    const tools = (await mcp.send({ method: 'tools/list', params: {} })).body.result.tools;
+
+    const rest = restRequests(doc);
+    const viaMcp = mcpRequests(tools);
+    const arb = fc.oneof(
+      { arbitrary: fc.oneof(...rest), weight: 7 },
+      { arbitrary: fc.oneof(...viaMcp), weight: 3 },
+    );
+    const n = Number(opts.requests);
+    const reqs = fc.sample(arb, { seed: Number(opts.seed) + (driver === 'postgres' ? 1 : 0), numRuns: n });
+
+    let next = 0;
+    const worker = async () => {
+      for (let i = next++; i < reqs.length; i = next++) await one(target, auth, mcp, reqs[i]!, i, tally);
+    };
+    await Promise.all(Array.from({ length: Number(opts.concurrency) }, worker));
+
+    // A rejected add stores nothing: every fuzz session in the store was acknowledged.
+    const stored = await target.inspect((db) =>
+      db.query<{ session_id: string }>(
+        `SELECT DISTINCT session_id FROM messages WHERE session_id LIKE 'fz-%'`,
+      ),
+    );
+    for (const { session_id } of stored)
+      if (!tally.acceptedSessions.has(session_id))
+        tally.violations.push(`stored from a rejected request: session ${session_id}`);
+  } finally {
+    if (tally.violations.length) process.stderr.write(target.stderr().slice(-4000));
+    await target.dispose();
+  }
+  return tally;
+}
+
+interface McpSession {
+  send(rpc: {
+    method: string;
+    params: Record<string, unknown>;
+  }): Promise<{ status: number; headers: Headers; body: any }>;
+}
+
+async function mcpSession(url: string, auth: Record<string, string>): Promise<McpSession> {
+  const base = { ...auth, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  let id = 0;
+  const post = async (headers: Record<string, string>, msg: object) => {
+    const res = await fetch(`${url}/mcp`, { method: 'POST', headers, body: toJson(msg) });
+    const text = await res.text();
+    let body: any = text;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      // left as text: the check below reports it
+    }
+    return { status: res.status, headers: res.headers, body };
+  };
+  const init = await post(base, {
+    jsonrpc: '2.0',
+    id: ++id,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } },
+  });
+  const sid = init.headers.get('mcp-session-id');
+  if (!sid) throw new Error(`MCP initialize failed: ${init.status} ${JSON.stringify(init.body)}`);
+  const headers = { ...base, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' };
+  await post(headers, { jsonrpc: '2.0', method: 'notifications/initialized' });
+  return { send: (rpc) => post(headers, { jsonrpc: '2.0', id: ++id, ...rpc }) };
+}
+
+async function one(
+  target: Target,
+  auth: Record<string, string>,
+  mcp: McpSession,
+  req: Req,
+  i: number,
+  t: Tally,
+) {
+  t.requests++;
+  const count = (k: string) => t.byStatus.set(k, (t.byStatus.get(k) ?? 0) + 1);
+  const fail = (what: string) => {
+    if (t.violations.length < 50) t.violations.push(`${what}: ${JSON.stringify(req).slice(0, 400)}`);
+    else t.violations.length++;
+  };
+  // Most adds get a session id of their own, so a stored message can be traced to its request.
+  let session: string | undefined;
+  const tag = (body: unknown) => {
+    if (i % 10 !== 0 && body && typeof body === 'object' && !Array.isArray(body)) {
+      session = `fz-${i}`;
+      (body as Record<string, unknown>)['session_id'] = session;
+      t.fuzzedSessions.add(session);
+    }
+  };
+  try {
+    if (req.kind === 'mcp') {
+      if (req.rpc.method === 'tools/call' && req.rpc.params['name'] === 'remember')
+        tag(req.rpc.params['arguments']);
+      const r = await mcp.send(req.rpc);
+      if (r.status >= 500) return count(`mcp http ${r.status}`), fail(`mcp http ${r.status}`);
+      const b = r.body;
+      if (b?.error) {
+        count(`mcp rpc ${b.error.code}`);
+        if (typeof b.error.code !== 'number' || typeof b.error.message !== 'string')
+          return fail('mcp error outside JSON-RPC');
+        if (/^MCP error/.test(b.error.message)) return fail('mcp error message with the SDK prefix');
+        if (b.error.code === -32603) fail('mcp internal error');
+        return;
+      }
+      const result = b?.result;
+      if (!result) return count(`mcp http ${r.status}`), fail('mcp answer without result or error');
+      if (result.isError) {
+        let e: any;
+        try {
+          e = JSON.parse(result.content[0].text).error;
+        } catch {
+          return count('mcp isError ?'), fail('mcp tool error not JSON');
+        }
+        count(`mcp isError ${e?.status_code}`);
+        if (
+          typeof e?.code !== 'string' ||
+          typeof e?.message !== 'string' ||
+          typeof e?.status_code !== 'number'
+        )
+          return fail('mcp tool error outside the envelope');
+        if (e.status_code >= 500) fail(`mcp tool error ${e.status_code}`);
+        return;
+      }
+      count('mcp ok');
+      if (session) t.acceptedSessions.add(session);
+      return;
+    }
+    if (req.path === '/api/v2/memory/add') tag(req.body);
+    const body = req.raw ?? (req.body !== undefined ? toJson(req.body) : undefined);
+    const res = await fetch(`${target.url}${req.path}${req.query ? `?${req.query}` : ''}`, {
+      method: req.method,
+      headers: {
+        ...auth,
+        ...(body !== undefined ? { 'content-type': req.contentType ?? 'application/json' } : {}),
+      },
+      ...(body !== undefined && req.method !== 'GET' ? { body } : {}),
+    });
+    const text = await res.text();
+    count(String(res.status));
+    if (res.status >= 500) return fail(`REST ${res.status} ${text.slice(0, 200)}`);
+    if (res.status < 400) {
+      if (session) t.acceptedSessions.add(session);
+      return;
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      return fail(`REST ${res.status} body not JSON`);
+    }
+    const envelope = req.path.startsWith('/api/v2/tasks') ? TaskErrorBody : ErrorBody;
+    const ok = envelope.safeParse(parsed);
+    if (!ok.success) return fail(`REST ${res.status} body outside the envelope ${text.slice(0, 200)}`);
+    if (ok.data.request_id !== res.headers.get('x-request-id'))
+      fail('REST request_id differs from X-Request-Id');
+    if (res.status === 405 && !res.headers.get('allow')) fail('405 without Allow');
+  } catch (err) {
+    count('socket error');
+    fail(`socket error ${(err as Error).message} ${String((err as { cause?: unknown }).cause ?? '')}`);
+  }
+}
+
+async function main() {
+  const drivers = driversFrom(ADMIN, opts.driver || undefined);
+  let failed = false;
+  console.log(
+    `fuzz: ${opts.requests} requests per driver, seed ${opts.seed}, concurrency ${opts.concurrency}`,
+  );
+  for (const driver of drivers) {
+    const started = performance.now();
+    const t = await fuzzDriver(driver);
+    const secs = (performance.now() - started) / 1000;
+    const fiveXX = [...t.byStatus].filter(([k]) => /(^| )5\d\d$/.test(k)).reduce((a, [, v]) => a + v, 0);
+    const statuses = [...t.byStatus].sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => `${k}: ${v}`);
+    console.log(
+      `\n[${driver}] ${t.requests} requests in ${secs.toFixed(0)} s; 5xx: ${fiveXX}; violations: ${t.violations.length}`,
+    );
+    console.log(`  by status: ${statuses.join(', ')}`);
+    console.log(`  adds traced: ${t.fuzzedSessions.size}, acknowledged: ${t.acceptedSessions.size}`);
+    for (const v of t.violations.slice(0, 20)) console.log(`  VIOLATION ${v}`);
+    if (t.violations.length || fiveXX) failed = true;
+  }
+  process.exitCode = failed ? 1 : 0;
+}
+
+await main();
