@@ -271,6 +271,10 @@ async function one(
     if (t.violations.length < 50) t.violations.push(`${what}: ${JSON.stringify(req).slice(0, 400)}`);
     else t.violations.length++;
   };
+  const counted = (k: string, what: string) => {
+    count(k);
+    fail(what);
+  };
   // Most adds get a session id of their own, so a stored message can be traced to its request.
   let session: string | undefined;
   const tag = (body: unknown) => {
@@ -285,7 +289,7 @@ async function one(
       if (req.rpc.method === 'tools/call' && req.rpc.params['name'] === 'remember')
         tag(req.rpc.params['arguments']);
       const r = await mcp.send(req.rpc);
-      if (r.status >= 500) return count(`mcp http ${r.status}`), fail(`mcp http ${r.status}`);
+      if (r.status >= 500) return counted(`mcp http ${r.status}`, `mcp http ${r.status}`);
       const b = r.body;
       if (b?.error) {
         count(`mcp rpc ${b.error.code}`);
@@ -296,13 +300,13 @@ async function one(
         return;
       }
       const result = b?.result;
-      if (!result) return count(`mcp http ${r.status}`), fail('mcp answer without result or error');
+      if (!result) return counted(`mcp http ${r.status}`, 'mcp answer without result or error');
       if (result.isError) {
         let e: any;
         try {
           e = JSON.parse(result.content[0].text).error;
         } catch {
-          return count('mcp isError ?'), fail('mcp tool error not JSON');
+          return counted('mcp isError ?', 'mcp tool error not JSON');
         }
         count(`mcp isError ${e?.status_code}`);
         if (
