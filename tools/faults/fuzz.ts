@@ -56,7 +56,11 @@ function restRequests(doc: any): fc.Arbitrary<Req>[] {
       const bodySchema = op.requestBody?.content?.['application/json']?.schema;
       const bodyArb: fc.Arbitrary<{ body?: unknown; raw?: string }> = bodySchema
         ? fc.oneof(
-            { arbitrary: fromSchema(bodySchema, { components }).map((body) => ({ body })), weight: 12 },
+            { arbitrary: fromSchema(bodySchema, { components }).map((body) => ({ body })), weight: 8 },
+            {
+              arbitrary: fromSchema(bodySchema, { components, hostileWeight: 0 }).map((body) => ({ body })),
+              weight: 4,
+            },
             {
               arbitrary: fc.constantFrom('{', '', 'null', '[]', '{"a":1}{', '\u0000').map((raw) => ({ raw })),
               weight: 1,

@@ -92,6 +92,7 @@ export interface GrammarOptions {
 export function fromSchema(schema: Schema, opts: GrammarOptions = {}, depth = 0): fc.Arbitrary<unknown> {
   const valid = validArb(schema, opts, depth);
   const w = opts.hostileWeight ?? 1;
+  if (w === 0) return valid;
   return fc.oneof({ arbitrary: valid, weight: 8 }, { arbitrary: hostile, weight: w });
 }
 
@@ -141,8 +142,14 @@ function byType(
     case 'string': {
       const max = typeof s['maxLength'] === 'number' ? s['maxLength'] : 200;
       const min = typeof s['minLength'] === 'number' ? s['minLength'] : 0;
+      const fits = (v: string) => v.length >= min && v.length <= max;
+      if (typeof s['pattern'] === 'string') {
+        const re = new RegExp(s['pattern'], 'u');
+        const named = [...NAMES, ...TEXT].filter((v) => fits(v) && re.test(v));
+        if (named.length) return fc.constantFrom(...named);
+      }
       return fc.oneof(
-        fc.constantFrom(...NAMES, ...TEXT).filter((v) => v.length >= min && v.length <= max),
+        fc.constantFrom(...NAMES, ...TEXT).filter(fits),
         fc.string({ minLength: min, maxLength: Math.min(max, 60) }),
         fc
           .date({ min: new Date(0), max: new Date(4_102_444_800_000), noInvalidDate: true })
@@ -159,7 +166,7 @@ function byType(
     case undefined: {
       const props = (s['properties'] as Record<string, Schema> | undefined) ?? {};
       if (Object.keys(props).length === 0)
-        return fc.dictionary(fc.constantFrom(...NAMES), hostile, { maxKeys: 2 });
+        return fc.dictionary(fc.constantFrom(...NAMES), filler(opts), { maxKeys: 2 });
       const model = Object.fromEntries(
         Object.entries(props).map(([k, v]) => [k, fromSchema(v, opts, depth + 1)]),
       );
@@ -167,6 +174,11 @@ function byType(
       return fc.record(model, { requiredKeys: required.filter((k) => k in props) });
     }
     default:
-      return hostile;
+      return filler(opts);
   }
+}
+
+/** Any value: a hostile one unless hostile values are turned off. */
+function filler(opts: GrammarOptions): fc.Arbitrary<unknown> {
+  return opts.hostileWeight === 0 ? fc.jsonValue({ maxDepth: 2 }) : hostile;
 }
