@@ -84,7 +84,7 @@ function restRequests(doc: any): fc.Arbitrary<Req>[] {
               const v = p[i];
               concrete = concrete.replace(
                 `{${param.name}}`,
-                encodeURIComponent(typeof v === 'string' ? v : toJson(v)),
+                percentEncoded(typeof v === 'string' ? v : toJson(v)),
               );
             });
             const qs = new URLSearchParams();
@@ -118,9 +118,9 @@ function mcpRequests(tools: any[]): fc.Arbitrary<Req>[] {
     fc.constantFrom('users/u1/episodes', 'users/u1/profile', 'agents/agent-1/cases', 'agents/agent-1/skills'),
     fc
       .tuple(fc.constantFrom('episodes', 'cases', 'skills'), fc.string())
-      .map(([k, id]) => `${k}/${encodeURIComponent(id)}`),
+      .map(([k, id]) => `${k}/${percentEncoded(id)}`),
     hostile.map(
-      (h) => `users/${encodeURIComponent(toJson(h).slice(0, 500))}/episodes?page=${toJson(h).slice(0, 50)}`,
+      (h) => `users/${percentEncoded(toJson(h).slice(0, 500))}/episodes?page=${toJson(h).slice(0, 50)}`,
     ),
   );
   const read = uri.map(
@@ -385,3 +385,8 @@ async function main() {
 }
 
 await main();
+
+/** Every byte of the UTF-8 text percent-encoded (encodeURIComponent throws on lone surrogates). */
+function percentEncoded(v: string): string {
+  return [...Buffer.from(v, 'utf8')].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
+}
