@@ -16,6 +16,7 @@ export const ERROR_TABLE = {
   Gone: { status: 410, type: 'Gone' },
   PayloadTooLarge: { status: 413, type: 'PayloadTooLarge' },
   UnsupportedMediaType: { status: 415, type: 'UnsupportedMediaType' },
+  HeaderTooLarge: { status: 431, type: 'RequestHeaderFieldsTooLarge' },
   RateLimited: { status: 429, type: 'TooManyRequests' },
   InternalError: { status: 500, type: 'InternalServerError' },
   ServiceUnavailable: { status: 503, type: 'ServiceUnavailable' },

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { type ServerType, serve } from '@hono/node-server';
 import type { Engram } from '../engram.js';
 import { createHttpApp } from './app.js';
+import { answerClientError } from './client-error.js';
 
 export interface RunningServer {
   url: string;
@@ -21,6 +22,7 @@ export async function startHttpServer(engram: Engram): Promise<RunningServer> {
   // Idle keep-alive connections stay open for a minute: a client reusing one just as a
   // short timeout closes it gets a connection reset instead of an answer.
   (server as { keepAliveTimeout?: number }).keepAliveTimeout = KEEP_ALIVE_MS;
+  server.on('clientError', answerClientError);
   const addr = server.address() as AddressInfo;
   const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
   const url = `http://${host}:${addr.port}`;

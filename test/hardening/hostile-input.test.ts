@@ -126,6 +126,24 @@ describe.each(DRIVERS)('hostile input gets 4xx in the envelope, never 5xx [%s]',
     expect(Number(rows[0]!.n)).toBe(0);
   });
 
+  it('answers a request line over 16 KB with 431 in the envelope of its path', async () => {
+    const long = 'x'.repeat(20_000);
+    for (const [path, tasks] of [
+      [`/api/v2/tasks/${long}`, true],
+      [`/api/v2/memory/get?x=${long}`, false],
+    ] as const) {
+      const res = await fetch(`${s.url}${path}`, { headers: { authorization: `Bearer ${key}` } });
+      expect(res.status).toBe(431);
+      const id = res.headers.get('x-request-id');
+      expect(id).toMatch(/^req_/);
+      const body = (await res.json()) as any;
+      expect(body.request_id).toBe(id);
+      if (tasks)
+        expect(body.error).toMatchObject({ code: 'HeaderTooLarge', type: 'RequestHeaderFieldsTooLarge' });
+      else expect(body).toMatchObject({ code: 'HeaderTooLarge', status_code: 431 });
+    }
+  });
+
   it('answers a wrong method on a route with 405 and Allow', async () => {
     const r = await s.call('GET', '/api/v2/memory/add', { key });
     expect(r.status).toBe(405);
