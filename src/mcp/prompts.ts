@@ -1,7 +1,8 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { fromZod, toEngramError } from '../core/errors.js';
+import { validate } from '../contract/validate.js';
+import { toEngramError } from '../core/errors.js';
 import { RecallInput, recallFor } from './tools/recall.js';
 import type { ToolEnv } from './tools/tool.js';
 
@@ -24,17 +25,29 @@ export function registerPrompts(mcp: McpServer, env: ToolEnv): void {
       },
     },
     async (args) => {
-      const parsed = RecallInput.safeParse({
-        query: args.query,
-        ...(args.user_id ? { user_id: args.user_id } : {}),
-        ...(args.agent_id ? { agent_id: args.agent_id } : {}),
-        ...(args.max_tokens ? { max_tokens: Number(args.max_tokens) } : {}),
-        include_profile: !!args.user_id,
-      });
-      if (!parsed.success) throw new McpError(ErrorCode.InvalidParams, fromZod(parsed.error).message);
+      let input: RecallInput;
+      try {
+        // the same guard and schema as the recall tool: NUL and depth first, then the shape
+        input = validate(
+          RecallInput,
+          {
+            query: args.query,
+            ...(args.user_id ? { user_id: args.user_id } : {}),
+            ...(args.agent_id ? { agent_id: args.agent_id } : {}),
+            ...(args.max_tokens ? { max_tokens: Number(args.max_tokens) } : {}),
+            include_profile: !!args.user_id,
+          },
+          ['arguments'],
+        );
+      } catch (err) {
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `Invalid params for prompts/get: ${toEngramError(err).message}`,
+        );
+      }
       try {
         await env.ready;
-        const { rendered } = await recallFor(env.engram, env.ctx, parsed.data);
+        const { rendered } = await recallFor(env.engram, env.ctx, input);
         const owner = args.user_id ? `user ${args.user_id}` : `agent ${args.agent_id}`;
         return {
           description: `engram memory of ${owner} about: ${args.query}`,
@@ -52,7 +65,8 @@ export function registerPrompts(mcp: McpServer, env: ToolEnv): void {
         };
       } catch (err) {
         const e = toEngramError(err);
-        throw new McpError(ErrorCode.InternalError, `${e.code}: ${e.message}`);
+        const code = e.status < 500 ? ErrorCode.InvalidParams : ErrorCode.InternalError;
+        throw new McpError(code, `${e.code}: ${e.message}`);
       }
     },
   );

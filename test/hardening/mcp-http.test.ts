@@ -155,6 +155,11 @@ describe.each(DRIVERS)('MCP over HTTP held to the REST standards [%s]', (driver)
       { method: 'tools/call', params: { name: 'no_such_tool', arguments: [] } },
       { method: 'prompts/get', params: { name: 'recall_context', arguments: { query: 'x', user_id: true } } },
       { method: 'resources/read', params: { uri: 42 } },
+      { method: 'prompts/get', params: { name: 'recall_context', arguments: { query: 'a\u0000b' } } },
+      {
+        method: 'prompts/get',
+        params: { name: 'recall_context', arguments: { query: 'trip', user_id: 'a\u0000b' } },
+      },
     ];
     for (const [i, msg] of bad.entries()) {
       const r = await post(loop.url, headers, { jsonrpc: '2.0', id: 100 + i, ...msg });
