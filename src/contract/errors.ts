@@ -26,3 +26,12 @@ export const TaskErrorBody = z.object({
   request_id: z.string(),
   error: z.object({ code: z.string(), message: z.string(), type: z.string() }),
 });
+
+/** v1 routes. */
+export const V1ErrorBody = z.object({
+  code: z.string(),
+  message: z.string(),
+  request_id: z.string(),
+  path: z.string().describe('The request path.'),
+  timestamp: z.string().describe('When the error was answered (ISO 8601).'),
+});

@@ -17,9 +17,9 @@ export function answerClientError(err: NodeJS.ErrnoException & { rawPacket?: Buf
   const e = tooLarge
     ? new EngramError('HeaderTooLarge', 'the request line and headers exceed 16 KB')
     : new EngramError('BadRequest', 'malformed HTTP request');
-  const path = /^[A-Z]+ ([^ ?\r\n]+)/.exec(err.rawPacket?.toString('latin1', 0, 512) ?? '')?.[1] ?? '/';
+  const path = /^[A-Z]+ ([^ ?\r\n]+)/.exec(err.rawPacket?.toString('latin1') ?? '')?.[1] ?? '/';
   const id = newRequestId();
-  const body = JSON.stringify(errorBody(e, styleForPath(path), id, path));
+  const body = JSON.stringify(errorBody(e, styleForPath(path, e), id, path));
   socket.end(
     `HTTP/1.1 ${e.status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
       `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +

@@ -1,6 +1,6 @@
 import type { Hono } from 'hono';
 import { z } from 'zod';
-import { ErrorBody, TaskErrorBody } from '../contract/errors.js';
+import { ErrorBody, TaskErrorBody, V1ErrorBody } from '../contract/errors.js';
 import type { HttpEnv } from './app.js';
 import { styleForPath } from './errors.js';
 import { type AnyOperation, findOperation } from './routes/operation.js';
@@ -32,6 +32,8 @@ export function openApiDocument(app: Hono<HttpEnv>, version: string): Json {
   };
   add('ErrorBody', ErrorBody, 'output');
   add('TaskErrorBody', TaskErrorBody, 'output');
+  add('V1ErrorBody', V1ErrorBody, 'output');
+  const errorSchema = { memory: 'ErrorBody', tasks: 'TaskErrorBody', v1: 'V1ErrorBody' } as const;
 
   const seen = new Set<string>();
   for (const r of app.routes) {
@@ -41,9 +43,7 @@ export function openApiDocument(app: Hono<HttpEnv>, version: string): Json {
     seen.add(`${method} ${r.path}`);
     const path = r.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
     const op = findOperation(r.method, r.path);
-    const errorRef = {
-      $ref: `#/components/schemas/${styleForPath(r.path) === 'tasks' ? 'TaskErrorBody' : 'ErrorBody'}`,
-    };
+    const errorRef = { $ref: `#/components/schemas/${errorSchema[styleForPath(r.path)]}` };
     const errors = Object.fromEntries(
       Object.entries(ERRORS).map(([code, description]) => [
         code,

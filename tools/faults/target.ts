@@ -25,8 +25,8 @@ export interface Target {
   start(): Promise<void>;
   /** Sends signal to the server and waits for it to exit. */
   kill(signal: NodeJS.Signals): Promise<void>;
-  /** A fresh v2 key for tenant (through the running server's store). */
-  key(tenant: string): Promise<string>;
+  /** A fresh key for tenant (through the running server's store), v2 unless asked for v1. */
+  key(tenant: string, apiVersion?: 'v1' | 'v2'): Promise<string>;
   /** Stops the server (if running) and opens its store for inspection. */
   inspect<T>(fn: (db: Db) => Promise<T>): Promise<T>;
   /** Stops everything and removes the data dir or database. */
@@ -112,12 +112,16 @@ export async function startTarget(
     start,
     kill,
     stderr: () => log,
-    key: async (tenant) => {
+    key: async (tenant, apiVersion = 'v2') => {
       const out = await new Promise<string>((resolve, reject) => {
-        const c = spawn(process.execPath, [CLI, 'keys', 'create', '--tenant', tenant], {
-          env: childEnv,
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
+        const c = spawn(
+          process.execPath,
+          [CLI, 'keys', 'create', '--tenant', tenant, '--api-version', apiVersion],
+          {
+            env: childEnv,
+            stdio: ['ignore', 'pipe', 'pipe'],
+          },
+        );
         let so = '';
         let se = '';
         c.stdout.on('data', (d) => (so += d));
