@@ -29,3 +29,10 @@ export const jsonParam = (value: unknown): string =>
   JSON.stringify(value, (_key, v: unknown) =>
     typeof v === 'string' ? (v as string & { toWellFormed(): string }).toWellFormed() : v,
   );
+
+/**
+ * pgvector settings every session of either driver starts with: an HNSW scan under a
+ * selective filter continues (iteratively, results nearly in order) until its LIMIT is
+ * filled, starting from a candidate list of 100.
+ */
+export const HNSW_SESSION = { 'hnsw.iterative_scan': 'relaxed_order', 'hnsw.ef_search': '100' } as const;

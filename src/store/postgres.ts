@@ -1,5 +1,5 @@
 import postgres from 'postgres';
-import type { Db, Row, Sql } from '../core/db.js';
+import { type Db, HNSW_SESSION, type Row, type Sql } from '../core/db.js';
 
 export interface PostgresOptions {
   max?: number;
@@ -27,7 +27,9 @@ export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
         parse: (x: string) => JSON.parse(x),
       },
     },
-    connection: { application_name: 'engram', plan_cache_mode: 'force_custom_plan' },
+    // plan_cache_mode: see wrap below. Vector search settings of every session (see
+    // engine/search/vector.ts): a filtered HNSW scan keeps going until its LIMIT is filled.
+    connection: { application_name: 'engram', plan_cache_mode: 'force_custom_plan', ...HNSW_SESSION },
   });
   const wrap = (q: postgres.Sql | postgres.TransactionSql): Sql => ({
     async query<T extends Row>(text: string, params: readonly unknown[] = []) {

@@ -5,6 +5,7 @@ import {
   type PreparedQuery,
   type RankDeps,
   type Route,
+  rankRows,
   rankTarget,
   scoreIds,
 } from './hybrid.js';
@@ -45,21 +46,18 @@ export async function rankEpisodes(
 ): Promise<RankedEpisodes> {
   const factMaps: Map<string, number>[] = [];
   const episodeMaps: Map<string, number>[] = [];
+  const parent = new Map<string, string>();
   for (const query of q.queries) {
-    factMaps.push(await rankTarget(d, factTarget(scope), q.route, query, q.pool, q.radius));
-    episodeMaps.push(await rankTarget(d, episodeTarget(scope), q.route, query, q.pool, q.radius));
+    const [factRows, own] = await Promise.all([
+      rankRows(d, factTarget(scope), q.route, query, q.pool, q.radius),
+      rankTarget(d, episodeTarget(scope), q.route, query, q.pool, q.radius),
+    ]);
+    factMaps.push(new Map(factRows.map((r) => [r.id, r.score])));
+    for (const r of factRows) if (r.parent) parent.set(r.id, r.parent);
+    episodeMaps.push(own);
   }
   const facts = mergeQueries(factMaps, q.weights);
   const own = mergeQueries(episodeMaps, q.weights);
-  const parent = new Map<string, string>();
-  if (facts.size) {
-    const rows = await d.db.query<{ id: string; episode_id: string }>(
-      `SELECT id, episode_id FROM atomic_facts
-       WHERE tenant_id = $1 AND id IN (SELECT jsonb_array_elements_text($2::jsonb))`,
-      [scope.tenantId, JSON.stringify([...facts.keys()])],
-    );
-    for (const r of rows) parent.set(r.id, r.episode_id);
-  }
   // Episodes reached only through a fact still need their own score (the fact's context).
   const missing = [...new Set(parent.values())].filter((id) => !own.has(id));
   if (missing.length) {
@@ -89,17 +87,19 @@ export async function loadEpisodes(
 ): Promise<SearchEpisode[]> {
   if (!chosen.length) return [];
   const ids = JSON.stringify(chosen.map(([id]) => id));
-  const rows = await d.db.query<EpisodeRow>(
-    `SELECT ${EPISODE_COLUMNS} FROM episodes
-     WHERE tenant_id = $1 AND id IN (SELECT jsonb_array_elements_text($2::jsonb))`,
-    [scope.tenantId, ids],
-  );
-  const facts = await d.db.query<FactRow>(
-    `SELECT id, episode_id, content, source_message_ids FROM atomic_facts
-     WHERE tenant_id = $1 AND episode_id IN (SELECT jsonb_array_elements_text($2::jsonb)) AND deleted_at IS NULL
-     ORDER BY ts, id`,
-    [scope.tenantId, ids],
-  );
+  const [rows, facts] = await Promise.all([
+    d.db.query<EpisodeRow>(
+      `SELECT ${EPISODE_COLUMNS} FROM episodes
+       WHERE tenant_id = $1 AND id IN (SELECT jsonb_array_elements_text($2::jsonb))`,
+      [scope.tenantId, ids],
+    ),
+    d.db.query<FactRow>(
+      `SELECT id, episode_id, content, source_message_ids FROM atomic_facts
+       WHERE tenant_id = $1 AND episode_id IN (SELECT jsonb_array_elements_text($2::jsonb)) AND deleted_at IS NULL
+       ORDER BY ts, id`,
+      [scope.tenantId, ids],
+    ),
+  ]);
   const unscored = facts.filter((f) => !known.has(f.id)).map((f) => f.id);
   const scores = new Map(known);
   if (unscored.length) {

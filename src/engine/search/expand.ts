@@ -1,4 +1,5 @@
 import type { Sql } from '../../core/db.js';
+import { countsKey } from './keyword.js';
 import type { StatKind } from './scope.js';
 
 /**
@@ -9,7 +10,7 @@ import type { StatKind } from './scope.js';
  *
  *   weight(w) = Σ_hits 1/(rank+1) · [w in hit] · idf(w)
  *
- * idf comes from the write-time term statistics (kind `fact`), over the word's stem.
+ * idf comes from the owner's write-time term statistics (kind `fact`), over the word's stem.
  */
 const STOP = new Set(
   `a about above after again against all am an and any are as at be because been before being below between both but by
@@ -29,7 +30,7 @@ export interface ExpansionOptions {
 
 export async function expandQuery(
   q: Sql,
-  scope: { tenantId: string; appId: string; projectId: string },
+  scope: { tenantId: string; appId: string; projectId: string; ownerId: string },
   query: string,
   queryTerms: readonly string[],
   hits: readonly string[],
@@ -49,15 +50,15 @@ export async function expandQuery(
   if (!weight.size) return undefined;
   const words = [...weight.keys()];
   const rows = await q.query<{ word: string; lexeme: string; idf: number }>(
-    `WITH st AS (SELECT greatest(doc_count, 1)::float8 AS n FROM search_stats
-                 WHERE tenant_id = $1 AND app_id = $2 AND project_id = $3 AND kind = $4)
-     SELECT w.word, u.lexeme, ln(1 + (st.n - coalesce(s.df, 0) + 0.5) / (coalesce(s.df, 0) + 0.5))::float8 AS idf
-     FROM jsonb_array_elements_text($5::jsonb) AS w(word)
-     CROSS JOIN LATERAL unnest(to_tsvector('english', w.word)) AS u
-     CROSS JOIN st
-     LEFT JOIN search_terms s ON s.tenant_id = $1 AND s.app_id = $2 AND s.project_id = $3 AND s.kind = $4
-       AND s.term = u.lexeme`,
-    [scope.tenantId, scope.appId, scope.projectId, opts.kind ?? 'fact', JSON.stringify(words)],
+    `WITH st AS (SELECT greatest(coalesce(sum(docs), 0), 1)::float8 AS n FROM search_counts
+                 WHERE ${countsKey('$5')} AND term = ''),
+     lx AS (SELECT w.word, u.lexeme FROM jsonb_array_elements_text($6::jsonb) AS w(word)
+            CROSS JOIN LATERAL unnest(to_tsvector('english', w.word)) AS u),
+     df AS (SELECT term, sum(docs)::float8 AS df FROM search_counts
+            WHERE ${countsKey('$5')} AND term = ANY (ARRAY(SELECT lexeme FROM lx)) GROUP BY term)
+     SELECT lx.word, lx.lexeme, ln(1 + (st.n - coalesce(df.df, 0) + 0.5) / (coalesce(df.df, 0) + 0.5))::float8 AS idf
+     FROM lx CROSS JOIN st LEFT JOIN df ON df.term = lx.lexeme`,
+    [scope.tenantId, scope.appId, scope.projectId, scope.ownerId, opts.kind ?? 'fact', JSON.stringify(words)],
   );
   const have = new Set(queryTerms);
   const best = new Map<string, { word: string; score: number }>();

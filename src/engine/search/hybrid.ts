@@ -1,8 +1,8 @@
 import type { Db } from '../../core/db.js';
 import type { VectorIndex } from '../vector-index.js';
-import { type Hit, keywordSearch } from './keyword.js';
-import { restrictIds, type Target } from './scope.js';
-import { vectorScores, vectorSearch } from './vector.js';
+import { BM25_REF, bm25Scores, bm25Stats, matching, normOf } from './keyword.js';
+import { bind, type Target } from './scope.js';
+import { distance, nearest } from './vector.js';
 
 /**
  * Routes and their fusion. A route ranks the documents of one target for one query:
@@ -38,40 +38,120 @@ export interface RankDeps {
 
 export const fuse = (kwNorm: number, cosine: number) => W_KEYWORD * kwNorm + W_VECTOR * Math.max(0, cosine);
 
-const toMap = (hits: Hit[], pick: (h: Hit) => number = (h) => h.score) =>
-  new Map(hits.map((h) => [h.id, pick(h)]));
+/** A document's halves under one query: raw BM25, its normalised share, cosine (null without a vector). */
+interface Scored {
+  id: string;
+  kw: number;
+  norm: number;
+  cos: number | null;
+  parent?: string;
+}
 
-/** The top `pool` documents of a target under a route, with their scores. */
-export async function rankTarget(
+const routeScore = (route: Route, r: Scored) =>
+  route === 'keyword' ? r.kw : route === 'vector' ? (r.cos ?? 0) : fuse(r.norm, r.cos ?? 0);
+
+/**
+ * One statement scoring documents of a target under a route: either the union of the
+ * routes' top `pool` candidates (keyword: BM25 over the rows matching a query term;
+ * vector: the nearest rows within the radius), or the given ids. Every returned row
+ * carries both halves its route needs, computed exactly, so no candidate misses half its
+ * hybrid score because it fell outside the other route's pool.
+ */
+async function scoreRows(
+  d: RankDeps,
+  t: Target,
+  route: Route,
+  q: PreparedQuery,
+  pick: { pool: number; radius?: number | null | undefined } | { ids: readonly string[] },
+): Promise<Scored[]> {
+  const p = bind(t);
+  const a = t.alias;
+  const useKw = route !== 'vector' && q.terms.length > 0;
+  const useVec = route !== 'keyword';
+  const ctes: string[] = [];
+  const sources: string[] = [];
+  // The rows to score, as an array computed once: the final scan then reads them by
+  // primary key whatever the planner's row estimates (the embedded store has none).
+  let only: string;
+  const pool = 'pool' in pick ? pick : undefined;
+  if ('ids' in pick)
+    only = `ARRAY(SELECT jsonb_array_elements_text(${p.add(JSON.stringify(pick.ids))}::jsonb))`;
+  else only = 'ARRAY(SELECT id FROM ids)';
+  if (useKw) {
+    ctes.push(bm25Stats(t, q.terms, p));
+    const cand = pool
+      ? matching(t, q.terms, p)
+      : `(SELECT ${a}.id, ${a}.search FROM ${t.from} WHERE ${t.where} AND ${a}.id = ANY (${only}))`;
+    ctes.push(`kwall AS MATERIALIZED (${bm25Scores(cand)})`);
+    if (pool) {
+      ctes.push(`kw AS (SELECT id FROM kwall ORDER BY score DESC, id LIMIT ${p.add(pool.pool)})`);
+      sources.push('SELECT id FROM kw');
+    }
+  }
+  if (useVec && pool) {
+    const vector = requireVector(q);
+    ctes.push(
+      `vec AS (SELECT id FROM ${nearest(d.index, t, { vector, limit: pool.pool, radius: pool.radius }, p)} v)`,
+    );
+    sources.push('SELECT id FROM vec');
+  }
+  if (pool) {
+    if (!sources.length) return [];
+    ctes.push(`ids AS MATERIALIZED (${sources.join(' UNION ')})`);
+  }
+  const cos = useVec
+    ? `CASE WHEN ${a}.embedding IS NOT NULL THEN (1 - ${distance(d.index, t, requireVector(q), p)})::float8 END`
+    : 'NULL::float8';
+  // BM25 of a row: one lookup in a map built once, not a join the planner might repeat.
+  const kw = useKw ? `((SELECT jsonb_object_agg(id, score) FROM kwall) ->> ${a}.id)::float8` : 'NULL::float8';
+  const rows = await d.db.query<{
+    id: string;
+    kw: number | null;
+    ref: number | null;
+    cos: number | null;
+    parent?: string;
+  }>(
+    `${ctes.length ? `WITH ${ctes.join(',\n')}` : ''}
+     SELECT ${a}.id, ${kw} AS kw, ${useKw ? BM25_REF : 'NULL::float8'} AS ref,
+            ${cos} AS cos${t.parent ? `, ${t.parent} AS parent` : ''}
+     FROM ${t.from}
+     WHERE ${t.where} AND ${a}.id = ANY (${only})`,
+    p.values,
+  );
+  return rows.map((r) => {
+    const kw = Number(r.kw ?? 0);
+    const out: Scored = {
+      id: r.id,
+      kw,
+      norm: normOf(kw, Number(r.ref ?? 0)),
+      cos: r.cos == null ? null : Number(r.cos),
+    };
+    if (r.parent !== undefined) out.parent = r.parent;
+    return out;
+  });
+}
+
+/** The top `pool` documents of a target under a route, with their scores. One statement. */
+export async function rankTarget(...args: Parameters<typeof rankRows>): Promise<Map<string, number>> {
+  const rows = await rankRows(...args);
+  return new Map(rows.map((r) => [r.id, r.score]));
+}
+
+/** rankTarget's hits with each one's parent id when the target names one. */
+export async function rankRows(
   d: RankDeps,
   t: Target,
   route: Route,
   q: PreparedQuery,
   pool: number,
   radius?: number | null,
-): Promise<Map<string, number>> {
-  if (route === 'keyword') return toMap(await keywordSearch(d.db, t, q.terms, pool));
-  const vector = requireVector(q);
-  if (route === 'vector') return toMap(await vectorSearch(d.db, d.index, t, { vector, limit: pool, radius }));
-  const kw = await keywordSearch(d.db, t, q.terms, pool);
-  const vec = await vectorSearch(d.db, d.index, t, { vector, limit: pool, radius });
-  const kwNorm = new Map(kw.map((h) => [h.id, h.norm]));
-  const cos = toMap(vec);
-  const needCos = kw.filter((h) => !cos.has(h.id)).map((h) => h.id);
-  const needKw = vec.filter((h) => !kwNorm.has(h.id)).map((h) => h.id);
-  if (needCos.length)
-    for (const h of await vectorScores(d.db, d.index, restrictIds(t, needCos), vector))
-      cos.set(h.id, h.score);
-  if (needKw.length)
-    for (const h of await keywordSearch(d.db, restrictIds(t, needKw), q.terms, needKw.length))
-      kwNorm.set(h.id, h.norm);
-  const out = new Map<string, number>();
-  for (const id of new Set([...kwNorm.keys(), ...cos.keys()]))
-    out.set(id, fuse(kwNorm.get(id) ?? 0, cos.get(id) ?? 0));
-  return out;
+): Promise<{ id: string; score: number; parent?: string | undefined }[]> {
+  if (pool <= 0) return [];
+  const rows = await scoreRows(d, t, route, q, { pool, radius });
+  return rows.map((r) => ({ id: r.id, score: routeScore(route, r), parent: r.parent }));
 }
 
-/** Scores of specific documents of a target under a route (0 where a route finds nothing). */
+/** Scores of specific documents of a target under a route (0 where a route finds nothing). One statement. */
 export async function scoreIds(
   d: RankDeps,
   t: Target,
@@ -81,16 +161,7 @@ export async function scoreIds(
 ): Promise<Map<string, number>> {
   const out = new Map<string, number>(ids.map((id) => [id, 0]));
   if (!ids.length) return out;
-  const only = restrictIds(t, ids);
-  const kw = route === 'vector' ? [] : await keywordSearch(d.db, only, q.terms, ids.length);
-  const cos = route === 'keyword' ? [] : await vectorScores(d.db, d.index, only, requireVector(q));
-  if (route === 'keyword') for (const h of kw) out.set(h.id, h.score);
-  else if (route === 'vector') for (const h of cos) out.set(h.id, h.score);
-  else {
-    const kwNorm = new Map(kw.map((h) => [h.id, h.norm]));
-    for (const h of cos) out.set(h.id, fuse(kwNorm.get(h.id) ?? 0, h.score));
-    for (const h of kw) if (!cos.some((c) => c.id === h.id)) out.set(h.id, fuse(h.norm, 0));
-  }
+  for (const r of await scoreRows(d, t, route, q, { ids })) out.set(r.id, routeScore(route, r));
   return out;
 }
 

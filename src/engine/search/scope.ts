@@ -29,7 +29,26 @@ export interface Target {
    * values (memories: $4 owner, then filter values). Copy before appending.
    */
   params: unknown[];
+  /** True when request filters narrow the owner's documents (the vector route then scans exactly). */
+  filtered?: boolean;
+  /** SQL of a ranked row's parent id, returned beside each hit (facts: their episode). */
+  parent?: string;
 }
+
+/** Positional parameters of one statement, starting with a target's. */
+export class Params {
+  readonly values: unknown[];
+  constructor(values: readonly unknown[]) {
+    this.values = [...values];
+  }
+  /** Appends a value and returns its placeholder. */
+  add(v: unknown): string {
+    this.values.push(v);
+    return `$${this.values.length}`;
+  }
+}
+
+export const bind = (t: Target) => new Params(t.params);
 
 const base = (s: SearchScope): unknown[] => [s.tenantId, s.appId, s.projectId, s.ownerId];
 const live = (a: string) =>
@@ -48,6 +67,7 @@ export function episodeTarget(s: SearchScope): Target {
   const cond = compileFilter(s.filters, EPISODE_FILTER_COLUMNS, params);
   return {
     kind: 'episode',
+    filtered: cond !== 'TRUE',
     alias: 'e',
     from: 'episodes e',
     where: `${live('e')} AND e.owner_ids @> ARRAY[$4]::text[] AND ${cond}`,
@@ -62,6 +82,8 @@ export function factTarget(s: SearchScope): Target {
   return {
     kind: 'fact',
     alias: 'f',
+    filtered: cond !== 'TRUE',
+    parent: 'f.episode_id',
     from: 'atomic_facts f JOIN episodes e ON e.tenant_id = f.tenant_id AND e.id = f.episode_id',
     where: `${live('f')} AND f.owner_ids @> ARRAY[$4]::text[] AND e.deleted_at IS NULL AND ${cond}`,
     params,
@@ -79,6 +101,7 @@ export function caseTarget(s: SearchScope): Target {
   return {
     kind: 'agent_case',
     alias: 'c',
+    filtered: cond !== 'TRUE',
     from: 'agent_cases c',
     where: `${live('c')} AND c.agent_id = $4 AND ${cond}`,
     params,
@@ -124,7 +147,8 @@ export function topicTarget(s: TopicScope): Target {
     params.push(JSON.stringify(s.tagIds));
     where += ` AND tp.tag_ids @> ARRAY(SELECT jsonb_array_elements_text($${params.length}::jsonb))`;
   }
-  return { kind: 'topic', alias: 'tp', from: 'kb_topics tp', where, params };
+  const filtered = Boolean(s.categoryId || s.tagIds?.length);
+  return { kind: 'topic', alias: 'tp', from: 'kb_topics tp', where, params, filtered };
 }
 
 /** The same target narrowed to the given ids of its ranked table. */

@@ -8,6 +8,7 @@ import { sql as legacyV1 } from './0007_legacy_v1.js';
 import { sql as tags } from './0008_tags.js';
 import { sql as objects } from './0009_objects.js';
 import { sql as knowledge } from './0010_knowledge.js';
+import { sql as searchCounts } from './0011_search_counts.js';
 
 export interface Migration {
   version: number;
@@ -27,4 +28,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 8, name: 'tags', sql: tags },
   { version: 9, name: 'objects', sql: objects },
   { version: 10, name: 'knowledge', sql: knowledge },
+  { version: 11, name: 'search_counts', sql: searchCounts },
 ];
