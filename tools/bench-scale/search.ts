@@ -4,7 +4,7 @@
  *   npm run bench:scale:search -- --data <locomo10.json> [--drivers postgres,pglite]
  *        [--levels 1000,10000,100000] [--others-rows 1000000] [--queries 30]
  *        [--methods keyword,vector,hybrid,agentic] [--facts 4] [--turns 15]
- *        [--concurrency 4] [--no-isolation] [--explain] [--json]
+ *        [--concurrency 4] [--no-isolation] [--explain] [--keep] [--json]
  *
  * Stores: PostgreSQL on DATABASE_URL (or ENGRAM_TEST_DATABASE_URL), an admin URL: the
  * bench creates and drops its own databases on that server, e.g. a cluster started by
@@ -31,6 +31,9 @@
  * --explain: at the top level, one question per method is answered once more in this
  * process, and every read statement the search runs is printed with its EXPLAIN
  * (ANALYZE, BUFFERS).
+ *
+ * --keep: the PostgreSQL database of the shared store is left in place at the end (its URL
+ * is logged), e.g. to try statements against the top level by hand.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -60,6 +63,7 @@ const { values: args } = parseArgs({
     concurrency: { type: 'string' },
     'no-isolation': { type: 'boolean', default: false },
     explain: { type: 'boolean', default: false },
+    keep: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
   },
 });
@@ -195,9 +199,10 @@ async function createStore(driver: Driver, name: string) {
       }
       return out;
     },
-    async drop() {
+    async drop(keep = false) {
       await close();
-      if (dbUrl) await dropPostgresDatabase(SERVER!, dbUrl);
+      if (dbUrl && keep) log(`kept ${dbUrl}`);
+      else if (dbUrl) await dropPostgresDatabase(SERVER!, dbUrl);
       if (dir) rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -354,7 +359,7 @@ async function run(
     }
     if (plans) plans.push(...(await st.explain(s, queries[0]!.text)));
   } finally {
-    await st.drop();
+    await st.drop(args.keep && store === 'shared');
   }
   return out;
 }
