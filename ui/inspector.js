@@ -1,5 +1,5 @@
-// The engram inspector: browse, search and edit one tenant's memory through the REST API
-// (/api/v2). The key stays in this tab's session storage; every text is set as text, never
+// The engram inspector: browse, search and edit one tenant's memory and knowledge bases
+// through the REST API (/api/v2). The key stays in this tab's session storage; every text is set as text, never
 // parsed as HTML.
 const KEY = 'engram.inspector.key';
 const PAGE_SIZE = 20;
@@ -80,7 +80,7 @@ async function connect() {
 
 function disconnect() {
   sessionStorage.removeItem(KEY);
-  for (const id of ['#tabs', '#memories', '#search', '#tasks', '#disconnect']) $(id).hidden = true;
+  for (const id of ['#tabs', '#memories', '#search', '#kb', '#tasks', '#disconnect']) $(id).hidden = true;
   $('#key').placeholder = 'engram_…';
   say('Disconnected.');
 }
@@ -88,8 +88,9 @@ function disconnect() {
 function show(tab) {
   for (const b of document.querySelectorAll('#tabs button'))
     b.setAttribute('aria-pressed', String(b.dataset.tab === tab));
-  for (const id of ['memories', 'search', 'tasks']) $(`#${id}`).hidden = id !== tab;
+  for (const id of ['memories', 'search', 'kb', 'tasks']) $(`#${id}`).hidden = id !== tab;
   if (tab === 'memories') return loadOwners();
+  if (tab === 'kb') return loadKbs();
   if (tab === 'tasks') return loadTasks();
 }
 
@@ -369,8 +370,6 @@ function skillCard(s) {
 
 async function runSearch() {
   const f = new FormData($('#search-form'));
-  const methods = f.getAll('method');
-  if (methods.length === 0) throw new Error('Pick at least one method.');
   const base = {
     app_id: f.get('app_id'),
     project_id: f.get('project_id'),
@@ -378,7 +377,14 @@ async function runSearch() {
     query: f.get('query'),
     include_profile: f.get('include_profile') === 'on',
   };
-  const out = $('#search-results');
+  await sideBySide($('#search-results'), f.getAll('method'), async (method) =>
+    hits(await api('POST', '/api/v2/memory/search', { ...base, method })),
+  );
+}
+
+/** Runs one search per method in parallel, each answer filling its own column of `out`. */
+async function sideBySide(out, methods, run) {
+  if (methods.length === 0) throw new Error('Pick at least one method.');
   out.replaceChildren(
     ...methods.map((m) => h('div', { class: 'column', 'data-method': m }, h('h3', {}, m), h('p', {}, '…'))),
   );
@@ -387,8 +393,7 @@ async function runSearch() {
     methods.map(async (method) => {
       const col = out.querySelector(`[data-method="${method}"]`);
       try {
-        const d = await api('POST', '/api/v2/memory/search', { ...base, method });
-        col.replaceChildren(h('h3', {}, method), ...hits(d));
+        col.replaceChildren(h('h3', {}, method), ...(await run(method)));
       } catch (err) {
         col.replaceChildren(h('h3', {}, method), h('p', { class: 'error' }, err.message));
       }
@@ -396,6 +401,12 @@ async function runSearch() {
   );
   say(`Searched with ${methods.join(', ')}.`);
 }
+
+/** A column's body: one line about the run, then the ranked hits. */
+const hitList = (meta, rows) => [
+  h('p', { class: 'meta' }, `${meta} · ${rows.length} hits`),
+  rows.length ? h('ol', { class: 'hits' }, rows) : h('p', { class: 'empty' }, 'No hits.'),
+];
 
 function hits(d) {
   const meta = d.metadata;
@@ -412,14 +423,10 @@ function hits(d) {
       ]),
     ),
   ];
-  return [
-    h(
-      'p',
-      { class: 'meta' },
-      `ran ${meta.method}${meta.degraded ? ` (degraded: ${meta.degraded_reason ?? 'yes'})` : ''} · ${rows.length} hits`,
-    ),
-    rows.length ? h('ol', { class: 'hits' }, rows) : h('p', { class: 'empty' }, 'No hits.'),
-  ];
+  return hitList(
+    `ran ${meta.method}${meta.degraded ? ` (degraded: ${meta.degraded_reason ?? 'yes'})` : ''}`,
+    rows,
+  );
 }
 
 function hit(kind, s, title, text, ids) {
@@ -434,6 +441,349 @@ function hit(kind, s, title, text, ids) {
     h('p', {}, text),
     sources(ids),
   );
+}
+
+// --- knowledge bases --------------------------------------------------------------------
+
+const KB_API = '/api/v2/knowledge_bases';
+const kbPath = (...ids) => [KB_API, ...ids.map(encodeURIComponent)].join('/');
+
+/** Lists the knowledge bases; opens `selected` (a category of it) if given. */
+async function loadKbs(selected, categoryId) {
+  const data = await api('GET', `${KB_API}?page_size=100`);
+  $('#kbs').replaceChildren(
+    ...data.knowledge_bases.map((kb) =>
+      h(
+        'li',
+        {},
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'owner',
+            'data-kb-id': kb.id,
+            onclick: guard(() => openKb(kb.id)),
+          },
+          kb.name,
+          h('small', {}, ` ${kb.document_count} doc${kb.document_count === 1 ? '' : 's'}`),
+        ),
+      ),
+    ),
+  );
+  if (data.knowledge_bases.length === 0)
+    $('#kbs').append(h('li', { class: 'empty' }, 'No knowledge bases yet.'));
+  if (selected) await openKb(selected, categoryId);
+  else $('#kb-view').replaceChildren();
+}
+
+async function createKb() {
+  const form = $('#kb-create');
+  const kb = await api('POST', KB_API, { name: new FormData(form).get('name') });
+  form.reset();
+  say(`Knowledge base "${kb.name}" created.`);
+  await loadKbs(kb.id);
+}
+
+/** One knowledge base: its categories, documents (with their topic trees), ingest and search. */
+async function openKb(kbId, categoryId) {
+  const [kb, cats, docs] = await Promise.all([
+    api('GET', kbPath(kbId)),
+    api('GET', kbPath(kbId, 'categories')),
+    api(
+      'GET',
+      `${kbPath(kbId, 'documents')}?page_size=100${categoryId ? `&category_id=${encodeURIComponent(categoryId)}` : ''}`,
+    ),
+  ]);
+  const reopen = () => loadKbs(kbId, categoryId);
+  const catButton = (id, label) =>
+    h(
+      'button',
+      {
+        type: 'button',
+        'data-category-id': id ?? '',
+        'aria-pressed': String((id ?? '') === (categoryId ?? '')),
+        onclick: guard(() => openKb(kbId, id)),
+      },
+      label,
+    );
+  const tree = h('div', { id: 'kb-doc' }, h('p', { class: 'empty' }, 'Pick a document to see its topics.'));
+  $('#kb-view').replaceChildren(
+    h(
+      'div',
+      {},
+      h(
+        'h2',
+        {},
+        `${kb.name} `,
+        h(
+          'small',
+          {},
+          `${kb.document_count} document${kb.document_count === 1 ? '' : 's'} · created ${when(kb.created_at)}`,
+        ),
+      ),
+      kb.description ? h('p', { class: 'summary' }, kb.description) : null,
+      h(
+        'nav',
+        { class: 'categories', 'aria-label': 'Categories' },
+        catButton(undefined, 'All'),
+        cats.categories.map((c) => catButton(c.id, `${c.name} (${c.document_count})`)),
+      ),
+      docTable(kbId, docs, tree, reopen),
+      h('div', { class: 'kb-grid' }, tree, ingestForm(kbId, cats.categories, reopen)),
+      kbSearchForm(kbId),
+    ),
+  );
+}
+
+function docTable(kbId, docs, tree, reopen) {
+  if (docs.documents.length === 0) return h('p', { class: 'empty' }, 'No documents here yet.');
+  const del = (d) =>
+    guard(async () => {
+      if (!confirm(`Delete the document "${d.title}" and its topics?`)) return;
+      await api('DELETE', kbPath(kbId, 'documents', d.id));
+      say('Document deleted.');
+      await reopen();
+    });
+  return h(
+    'table',
+    { id: 'kb-docs' },
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        ['Title', 'Category', 'Status', 'Topics', 'Source', 'Updated', ''].map((t) => h('th', {}, t)),
+      ),
+    ),
+    h(
+      'tbody',
+      {},
+      docs.documents.map((d) =>
+        h(
+          'tr',
+          { 'data-doc-id': d.id, class: d.status },
+          h(
+            'td',
+            {},
+            h(
+              'button',
+              { type: 'button', class: 'link', onclick: guard(() => showTopics(kbId, d, tree)) },
+              d.title,
+            ),
+          ),
+          h('td', {}, d.category_name ?? ''),
+          h('td', {}, d.status),
+          h('td', {}, String(d.topic_count)),
+          h('td', {}, [d.source_type, d.source_name].filter(Boolean).join(' · ')),
+          h('td', { class: 'when' }, when(d.updated_at)),
+          h('td', {}, h('button', { type: 'button', class: 'danger', onclick: del(d) }, 'Delete')),
+        ),
+      ),
+    ),
+  );
+}
+
+/** A document's topics as a tree (the list comes in document order, parents first). */
+async function showTopics(kbId, doc, box) {
+  const data = await api('GET', `${kbPath(kbId, 'documents', doc.id, 'topics')}?include=content`);
+  const lists = new Map();
+  const root = h('ul', { class: 'topics' });
+  for (const t of data.topics) {
+    const children = h('ul', {});
+    const detail = h('div', { class: 'topic-detail', hidden: true });
+    const li = h(
+      'li',
+      { 'data-topic-id': t.id, 'data-type': t.type },
+      h(
+        'button',
+        { type: 'button', class: 'topic', onclick: guard(() => toggleTopic(kbId, t, detail)) },
+        t.name,
+      ),
+      h('small', {}, ` ${t.type}${t.tag_ids.length ? ` · ${t.tag_ids.join(', ')}` : ''}`),
+      detail,
+      children,
+    );
+    lists.set(t.id, children);
+    (lists.get(t.parent_id) ?? root).append(li);
+  }
+  box.replaceChildren(
+    h(
+      'div',
+      {},
+      h('h3', {}, doc.title, ' ', h('small', {}, `${data.topics.length - 1} topics`)),
+      doc.summary ? h('p', { class: 'summary' }, doc.summary) : null,
+      root,
+    ),
+  );
+}
+
+/** Opens a topic: its summary, content, tags (editable) and labels, read fresh from the API. */
+async function toggleTopic(kbId, t, box) {
+  if (!box.hidden) {
+    box.hidden = true;
+    return;
+  }
+  const d = await api('GET', kbPath(kbId, 'documents', t.doc_id, 'topics', t.id));
+  const tags = h('input', { name: 'tag_ids', value: d.tag_ids.join(', '), 'aria-label': 'Tags' });
+  const form = h(
+    'form',
+    { class: 'tags-edit' },
+    h('label', {}, 'Tags ', tags),
+    h('button', { type: 'submit' }, 'Save tags'),
+  );
+  form.addEventListener(
+    'submit',
+    guard(async () => {
+      const ids = tags.value
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean);
+      const r = await api('POST', `${kbPath(kbId, 'documents', t.doc_id, 'topics', t.id)}/tag/replace`, {
+        tag_ids: ids,
+        version: d.version,
+      });
+      say(
+        `Tags saved (${r.tag_ids.length}${r.truncated ? `, ${r.dropped_count} dropped over ${r.limit}` : ''}).`,
+      );
+      box.hidden = true;
+      await toggleTopic(kbId, t, box);
+    }),
+  );
+  box.replaceChildren(
+    h(
+      'div',
+      {},
+      d.summary ? h('p', { class: 'summary' }, d.summary) : null,
+      d.content ? h('pre', { class: 'content' }, d.content) : null,
+      d.labels.length ? h('p', { class: 'tags' }, `labels: ${d.labels.join(' · ')}`) : null,
+      form,
+      h('small', {}, `version ${d.version} · updated ${when(d.updated_at)}`),
+    ),
+  );
+  box.hidden = false;
+}
+
+/** Add a document from pasted text or a file; follow its ingest task until it ends. */
+function ingestForm(kbId, categories, reopen) {
+  const form = h(
+    'form',
+    { id: 'kb-ingest', class: 'edit' },
+    h('h4', {}, 'Add a document'),
+    h('label', {}, 'Title', h('input', { name: 'title', maxlength: 500, required: true })),
+    h(
+      'label',
+      {},
+      'Category',
+      h(
+        'select',
+        { name: 'category_id' },
+        h('option', { value: '' }, 'none'),
+        categories.map((c) => h('option', { value: c.id }, c.name)),
+      ),
+    ),
+    h('label', {}, 'Text (Markdown)', h('textarea', { name: 'text', rows: 5 })),
+    h(
+      'label',
+      {},
+      'or a file (.md .txt .html .docx .pdf)',
+      h('input', { name: 'file', type: 'file', accept: '.md,.txt,.html,.htm,.docx,.pdf' }),
+    ),
+    h('button', { type: 'submit' }, 'Ingest'),
+    h('p', { class: 'progress', role: 'status' }),
+  );
+  form.addEventListener(
+    'submit',
+    guard(async () => {
+      const f = new FormData(form);
+      const file = f.get('file');
+      const line = form.querySelector('.progress');
+      line.textContent = 'Sending…';
+      const content =
+        file && file.size > 0
+          ? { type: 'text', base64: await base64(file), name: file.name }
+          : { type: 'text', text: f.get('text') };
+      const r = await api('POST', kbPath(kbId, 'documents'), {
+        title: f.get('title'),
+        category_id: f.get('category_id'),
+        content,
+      });
+      form.reset();
+      const task = await follow(r.task_id, line);
+      // the new document shows once the view is rebuilt (unless another one is open by now)
+      if (task.status !== 'success' || !form.isConnected) return;
+      await reopen();
+      $('#kb-ingest .progress').textContent = line.textContent;
+    }),
+  );
+  return form;
+}
+
+async function base64(file) {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  let bin = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(bin);
+}
+
+/** Polls a task, showing its state and progress in `line`, until it succeeds or fails. */
+async function follow(taskId, line) {
+  for (;;) {
+    const t = await api('GET', `/api/v2/tasks/${encodeURIComponent(taskId)}`);
+    const p = t.progress ? ` · ${t.progress.done}/${t.progress.total} topics` : '';
+    line.textContent = `Task ${t.id}: ${t.status}${p}${t.error ? ` · ${t.error}` : ''}`;
+    line.classList.toggle('error', t.status === 'failed');
+    if (t.status === 'success' || t.status === 'failed') return t;
+    await new Promise((res) => setTimeout(res, 300));
+  }
+}
+
+function kbSearchForm(kbId) {
+  const out = h('div', { id: 'kb-search-results', class: 'columns' });
+  const form = h(
+    'form',
+    { id: 'kb-search-form' },
+    h('label', { class: 'wide' }, 'Search topics ', h('input', { name: 'query', required: true })),
+    h(
+      'fieldset',
+      {},
+      h('legend', {}, 'Methods'),
+      ['keyword', 'vector', 'hybrid'].map((m) =>
+        h('label', {}, h('input', { type: 'checkbox', name: 'method', value: m, checked: true }), ` ${m}`),
+      ),
+    ),
+    h('label', {}, 'top_k ', h('input', { name: 'top_k', type: 'number', min: 1, max: 100, value: 10 })),
+    h('button', { type: 'submit' }, 'Search'),
+  );
+  form.addEventListener(
+    'submit',
+    guard(async () => {
+      const f = new FormData(form);
+      const body = { query: f.get('query'), top_k: Number(f.get('top_k')) };
+      await sideBySide(out, f.getAll('method'), async (method) => {
+        const d = await api('POST', kbPath(kbId, 'search'), { ...body, method });
+        const rows = d.hits.map((t) =>
+          h(
+            'li',
+            { 'data-topic-id': t.id },
+            h('span', { class: 'score' }, score(t.score)),
+            ' ',
+            h('span', { class: 'kind' }, t.retrieval_method),
+            ' ',
+            h('b', {}, t.name),
+            h(
+              'small',
+              {},
+              ` in ${t.document.title}${t.tags.length ? ` · ${t.tags.map((x) => x.name ?? x.id).join(', ')}` : ''}`,
+            ),
+            h('p', {}, t.summary ?? ''),
+          ),
+        );
+        return hitList(`${d.total} topics in ${Math.round(d.took_ms)} ms`, rows);
+      });
+    }),
+  );
+  return h('div', { class: 'kb-search' }, h('h3', {}, 'Search this knowledge base'), form, out);
 }
 
 // --- tasks ------------------------------------------------------------------------------
@@ -488,4 +838,5 @@ for (const b of document.querySelectorAll('#tabs button'))
 $('#kind').addEventListener('change', guard(loadOwners));
 $('#search-form').addEventListener('submit', guard(runSearch));
 $('#task-form').addEventListener('submit', guard(loadTasks));
+$('#kb-create').addEventListener('submit', guard(createKb));
 if (sessionStorage.getItem(KEY)) guard(connect)();

@@ -1,6 +1,6 @@
-import { existsSync } from 'node:fs';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from '../helpers/browser.js';
 import { DRIVERS } from '../helpers/drivers.js';
 import { startTestServer, type TestServer } from '../helpers/engram.js';
 import { MIN, multiParty, T0, user } from '../helpers/messages.js';
@@ -11,7 +11,6 @@ import { MIN, multiParty, T0, user } from '../helpers/messages.js';
  * and their source messages, rate, edit, search side by side, list tasks, delete.
  * ENGRAM_UI_SCREENSHOT=path saves a picture of the page along the way.
  */
-const CHROMIUM = process.env['ENGRAM_CHROMIUM'] ?? '/usr/bin/chromium';
 const HOSTILE = '<img src=x onerror="document.body.dataset.pwned=1">';
 
 describe.each(DRIVERS)('web inspector in Chromium [%s]', (driver) => {
@@ -19,11 +18,9 @@ describe.each(DRIVERS)('web inspector in Chromium [%s]', (driver) => {
   let key: string;
   let browser: Browser;
   let page: Page;
-  const dialogs: string[] = [];
+  let dialogs: string[];
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM))
-      throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium, or set ENGRAM_CHROMIUM`);
     s = await startTestServer(driver);
     key = await s.key('tenant-a');
     await s.call('POST', '/api/v2/memory/add', {
@@ -49,12 +46,7 @@ describe.each(DRIVERS)('web inspector in Chromium [%s]', (driver) => {
       body: { session_id: 'trip', messages: multiParty(T0 + 2 * 60 * MIN) },
     });
     await s.call('POST', '/api/v2/memory/flush', { key, body: { session_id: 'trip' } });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.on('dialog', (d) => {
-      dialogs.push(d.message());
-      void d.accept();
-    });
+    ({ browser, page, dialogs } = await launchBrowser());
   }, 120_000);
   afterAll(async () => {
     await browser?.close();
