@@ -12,12 +12,13 @@ import { MemoryService } from './engine/memory/service.js';
 import { ObjectService } from './engine/objects.js';
 import { HttpReranker } from './engine/search/rerank.js';
 import { SearchService } from './engine/search/service.js';
+import { warmUpSearch } from './engine/search/warm-up.js';
 import { TaskService } from './engine/tasks.js';
 import { V1SelfHostedService } from './engine/v1/self-hosted.js';
 import { V1Service } from './engine/v1/service.js';
 import { VectorIndex } from './engine/vector-index.js';
 import { Metrics } from './observability/metrics.js';
-import { createEmbedder } from './providers/embeddings/index.js';
+import { createEmbedder, type ManagedEmbedder } from './providers/embeddings/index.js';
 import { createLlm, LlmExtractor } from './providers/llm/index.js';
 import { OfflineExtractor } from './providers/offline/index.js';
 import { narrowDataDir } from './store/data-dir.js';
@@ -58,6 +59,8 @@ export interface Engram {
   readonly llm: Llm | undefined;
   /** Present when this process owns an embedded data directory. */
   readonly lock: DataDirLock | undefined;
+  /** Runs one search on nothing so the first real one is fast (serving processes); answers its ms. */
+  warmUp(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -72,8 +75,9 @@ export interface OpenOptions {
   /** Override the providers chosen from configuration (tests, benchmarks). */
   embedder?: Embedder;
   /**
-   * Check the embedder against the database and build vector indexes now (serving
-   * processes). Short commands (keys, migrate) skip it; search does it on first use.
+   * Check the embedder against the database and build vector indexes now, and start loading
+   * the offline embedder's model while the store opens (serving processes). Short commands
+   * (keys, migrate) skip it; search does it on first use.
    */
   prepareSearch?: boolean;
   /** The data dir lock, already acquired by the caller (which then need not wait for the open). */
@@ -98,6 +102,13 @@ export async function openStore(
 }
 
 export async function openEngram(config: Config, opts: OpenOptions): Promise<Engram> {
+  const log = opts.log;
+  const rawEmbedder = opts.embedder ?? createEmbedder(config);
+  // The offline model loads from its cache file off the main thread while the store opens.
+  if (opts.prepareSearch && dimensionsKnown(rawEmbedder))
+    void (rawEmbedder as Partial<ManagedEmbedder>)
+      .init?.()
+      .catch((err: unknown) => log.warn('embedder warm-up failed', { err }));
   const store = opts.db ? { db: opts.db, lock: undefined } : await openStore(config, opts.command, opts.lock);
   const lock = store.lock;
   // `queue` is created below; the gauge reads it only when /metrics is scraped.
@@ -117,12 +128,11 @@ export async function openEngram(config: Config, opts: OpenOptions): Promise<Eng
     await closeStore();
     throw err;
   }
-  const log = opts.log;
   const llm = createLlm(config, log);
   const extractor: Extractor = metrics.instrumentExtractor(
     llm ? new LlmExtractor(llm, { logger: log }) : new OfflineExtractor(),
   );
-  const embedder = metrics.instrumentEmbedder(opts.embedder ?? createEmbedder(config));
+  const embedder = metrics.instrumentEmbedder(rawEmbedder);
   let vectorIndex: VectorIndex | undefined;
   if (opts.prepareSearch) {
     try {
@@ -197,6 +207,7 @@ export async function openEngram(config: Config, opts: OpenOptions): Promise<Eng
     embedder,
     llm,
     lock,
+    warmUp: () => warmUpSearch(search, log),
     async close() {
       if (closed) return;
       closed = true;

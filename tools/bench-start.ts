@@ -13,10 +13,14 @@
  *   (the store is created and migrated while the handshake is answered);
  * - `mcp recall`: from spawn to the answer of a first `recall` sent right after initialize;
  * - `recall after ready`: the same recall, counted from the initialize answer;
+ * - `recall, warm process`: a first `recall` sent to an `engram mcp` that is up (its
+ *   "serving MCP" log line: store open, search warmed up), from request to answer, the way
+ *   an agent's first question reaches a process its client started earlier; `next recall`:
+ *   a second one in the same process (the steady state);
  * - `serve /health`: `node bin/engram.js serve` from spawn to a 200 on /health, and
  *   `npm start` (which first checks whether dist/ is stale) with nothing changed.
  * Prints medians in ms and each as a multiple of the baselines. Targets from the issue:
- * mcp ready < 1 s and the first recall < 0.5 s after it on an idle machine.
+ * mcp ready < 1 s, and the first recall < 0.5 s from a running process (`recall, warm process`).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -46,12 +50,28 @@ function exitTime(args: string[], env: Record<string, string> = {}): Promise<num
   );
 }
 
-async function mcpRun(dataDir: string): Promise<{ ready: number; recall: number; afterReady: number }> {
+interface McpTimes {
+  ready: number;
+  recall: number;
+  afterReady: number;
+  /** With `warm`: the first recall sent once the process is up, and a second one. */
+  first: number;
+  next: number;
+}
+
+async function mcpRun(dataDir: string, warm = false): Promise<McpTimes> {
   const t0 = performance.now();
   const child = spawn(process.execPath, [CLI, 'mcp', '--tenant', 'bench'], {
-    env: { ...process.env, ENGRAM_DATA_DIR: dataDir, ENGRAM_LOG_LEVEL: 'warn' },
-    stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, ENGRAM_DATA_DIR: dataDir, ENGRAM_LOG_LEVEL: warm ? 'info' : 'warn' },
+    stdio: ['pipe', 'pipe', warm ? 'pipe' : 'inherit'],
   });
+  let log = '';
+  const up = new Promise<void>((resolve) =>
+    child.stderr?.on('data', (d) => {
+      log += d;
+      if (log.includes('serving MCP on stdio')) resolve();
+    }),
+  );
   const waiting = new Map<number, (m: { result?: { isError?: boolean } }) => void>();
   let buf = '';
   child.stdout!.on('data', (d) => {
@@ -74,11 +94,18 @@ async function mcpRun(dataDir: string): Promise<{ ready: number; recall: number;
   });
   const ready = performance.now();
   child.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
-  const r = await request(2, 'tools/call', { name: 'recall', arguments: { query: 'tea', user_id: 'ida' } });
+  if (warm) await up;
+  const sent = performance.now();
+  const recall = async (id: number, query: string) => {
+    const r = await request(id, 'tools/call', { name: 'recall', arguments: { query, user_id: 'ida' } });
+    if (r.result?.isError !== false && r.result?.isError !== undefined) throw new Error('recall failed');
+  };
+  await recall(2, 'tea');
   const done = performance.now();
-  if (r.result?.isError !== false && r.result?.isError !== undefined) throw new Error('recall failed');
+  await recall(3, 'what does ida drink in the morning');
+  const next = performance.now() - done;
   await stop(child);
-  return { ready: ready - t0, recall: done - t0, afterReady: done - ready };
+  return { ready: ready - t0, recall: done - t0, afterReady: done - ready, first: done - sent, next };
 }
 
 async function serveRun(dataDir: string, viaNpm: boolean): Promise<number> {
@@ -157,6 +184,8 @@ async function main(): Promise<void> {
       'mcp ready': [],
       'mcp recall': [],
       'recall after ready': [],
+      'recall, warm process': [],
+      'next recall': [],
       'serve /health': [],
       'npm start /health': [],
     };
@@ -175,6 +204,9 @@ async function main(): Promise<void> {
       rows['mcp ready']!.push(m.ready);
       rows['mcp recall']!.push(m.recall);
       rows['recall after ready']!.push(m.afterReady);
+      const w = await mcpRun(dataDir, true);
+      rows['recall, warm process']!.push(w.first);
+      rows['next recall']!.push(w.next);
       rows['serve /health']!.push(await serveRun(dataDir, false));
       rows['npm start /health']!.push(await serveRun(dataDir, true));
     }

@@ -56,6 +56,7 @@ async function serveHere(ctx: CliContext, tenant: string): Promise<number> {
   // client's handshake at once while the store opens: tool calls wait for it.
   const lock = config.databaseUrl ? undefined : acquireLock(config.dataDir, 'mcp');
   // the engine's modules load while the handshake is answered, too
+  let warmUpMs = 0;
   const opening = (async () => {
     const { openEngram } = await import('../engram.js');
     const e = await openEngram(config, {
@@ -65,6 +66,9 @@ async function serveHere(ctx: CliContext, tenant: string): Promise<number> {
       ...(lock ? { lock } : {}),
     });
     await e.keys.ensureTenant(tenant);
+    // one search on nothing before tool calls run: the first recall finds the embedder
+    // loaded and the database's caches warm (a call sent meanwhile waits for it)
+    warmUpMs = Math.round(await e.warmUp());
     return e;
   })();
   let bridged = 0;
@@ -96,7 +100,11 @@ async function serveHere(ctx: CliContext, tenant: string): Promise<number> {
       });
       engram.lock.update({ socket: control.path });
     }
-    log.info(`engram ${engram.version} serving MCP on stdio`, { tenant, driver: engram.db.driver });
+    log.info(`engram ${engram.version} serving MCP on stdio`, {
+      tenant,
+      driver: engram.db.driver,
+      warm_up_ms: warmUpMs,
+    });
     const stop = async () => {
       await control?.close();
       await engram?.close();

@@ -18,9 +18,8 @@ export async function runServe(ctx: CliContext): Promise<undefined> {
   }
   const control = engram.lock ? await startControlServer(engram, mcpSocketHandler(engram)) : undefined;
   engram.lock?.update({ url: http.url, ...(control ? { socket: control.path } : {}) });
-  // Load the embedding model now rather than on the first request that needs it.
-  const embedder = engram.embedder as typeof engram.embedder & { init?: () => Promise<void> };
-  void embedder.init?.().catch((err: unknown) => log.warn('embedder warm-up failed', { err }));
+  // The first search pays no loading (embedder, database caches): one is run on nothing now.
+  void engram.warmUp();
   log.info(`engram ${engram.version} listening on ${http.url}`, {
     driver: engram.db.driver,
     inspector: `${http.url}/ui`,

@@ -1,6 +1,4 @@
-import mammoth from 'mammoth';
 import { NodeHtmlMarkdown } from 'node-html-markdown';
-import { extractText, getDocumentProxy } from 'unpdf';
 import { invalid } from '../../core/errors.js';
 
 /**
@@ -10,7 +8,8 @@ import { invalid } from '../../core/errors.js';
  * - .pdf: unpdf (PDF.js text extraction; a PDF has no heading markup, so its text splits
  *   by paragraphs, one block per page at least);
  * - .md / .markdown / .txt: UTF-8 text as it is.
- * A file that cannot be read is a 422 on `param`.
+ * A file that cannot be read is a 422 on `param`. mammoth and unpdf load on the first .docx /
+ * .pdf (they are large; every process start would pay for them otherwise).
  */
 export type FileKind = 'markdown' | 'txt' | 'html' | 'docx' | 'pdf';
 
@@ -41,6 +40,7 @@ export async function fileToMarkdown(bytes: Uint8Array, kind: FileKind, param: s
       case 'html':
         return htmlToMarkdown(utf8(bytes));
       case 'docx': {
+        const { default: mammoth } = await import('mammoth');
         const { value } = await mammoth.convertToHtml({ buffer: Buffer.from(bytes) });
         return htmlToMarkdown(value);
       }
@@ -57,6 +57,7 @@ export async function fileToMarkdown(bytes: Uint8Array, kind: FileKind, param: s
 }
 
 async function pdfText(bytes: Uint8Array, param: string): Promise<string> {
+  const { extractText, getDocumentProxy } = await import('unpdf');
   const pdf = await getDocumentProxy(new Uint8Array(bytes));
   if (pdf.numPages > MAX_PDF_PAGES)
     throw invalid(param, `the PDF has ${pdf.numPages} pages; at most ${MAX_PDF_PAGES} are read`);

@@ -156,7 +156,7 @@ async function loadVectors(path?: string): Promise<WordVectors> {
   try {
     file = path ?? createRequire(import.meta.url).resolve(LOCAL_MODEL_PACKAGE);
     cache = cachePath(file);
-    const cached = cache ? readCache(cache, GLOVE_DIMS) : undefined;
+    const cached = cache ? await readCache(cache, GLOVE_DIMS) : undefined;
     if (cached) return cached;
     buf = await readFile(file);
   } catch (err) {

@@ -1,4 +1,5 @@
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { basename, dirname, join, sep } from 'node:path';
 
 /**
@@ -42,11 +43,14 @@ export function cachePath(source: string): string | undefined {
   return join(root, '.cache', 'engram', name);
 }
 
-/** The vectors from a cache file, or undefined when it is missing or not of this format. */
-export function readCache(path: string, dims: number): WordVectors | undefined {
+/**
+ * The vectors from a cache file, or undefined when it is missing or not of this format. Read
+ * off the main thread, so it overlaps with the store opening at start.
+ */
+export async function readCache(path: string, dims: number): Promise<WordVectors | undefined> {
   let buf: Buffer;
   try {
-    buf = readFileSync(path);
+    buf = await readFile(path);
   } catch {
     return undefined;
   }
