@@ -107,6 +107,16 @@ const SETTINGS = {
     schema: int(2, 1000).default(40),
   },
   boundaryMaxTokens: { env: 'ENGRAM_BOUNDARY_MAX_TOKENS', flag: undefined, schema: int(100).default(6000) },
+  s3Bucket: { env: 'ENGRAM_S3_BUCKET', flag: undefined, schema: z.string().min(3).max(63).optional() },
+  s3Region: { env: 'ENGRAM_S3_REGION', flag: undefined, schema: z.string().min(1).default('us-east-1') },
+  s3Endpoint: { env: 'ENGRAM_S3_ENDPOINT', flag: undefined, schema: optionalUrl },
+  s3ForcePathStyle: { env: 'ENGRAM_S3_FORCE_PATH_STYLE', flag: undefined, schema: bool.default(false) },
+  s3AccessKeyId: { env: 'ENGRAM_S3_ACCESS_KEY_ID', flag: undefined, schema: z.string().min(1).optional() },
+  s3SecretAccessKey: {
+    env: 'ENGRAM_S3_SECRET_ACCESS_KEY',
+    flag: undefined,
+    schema: z.string().min(1).optional(),
+  },
   /** Buffered messages that received nothing new for this long are extracted; 0 turns it off. */
   idleExtractMinutes: {
     env: 'ENGRAM_IDLE_EXTRACT_MINUTES',

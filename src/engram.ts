@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { Config } from './config.js';
+import { MAX_SIZE } from './contract/objects.js';
 import type { Db } from './core/db.js';
 import type { Logger } from './core/log.js';
 import type { Embedder, Extractor, Llm } from './core/ports.js';
@@ -25,6 +26,7 @@ import { narrowDataDir } from './store/data-dir.js';
 import { acquireLock, type DataDirLock } from './store/lock.js';
 import { migrate } from './store/migrate.js';
 import { LocalObjectStore } from './store/objects-local.js';
+import { S3ObjectStore } from './store/objects-s3.js';
 import { openPglite } from './store/pglite.js';
 import { openPostgres } from './store/postgres.js';
 import { VERSION } from './version.js';
@@ -152,7 +154,19 @@ export async function openEngram(config: Config, opts: OpenOptions): Promise<Eng
     maxAttempts: config.taskMaxAttempts,
     observe: (type, outcome, seconds) => metrics.observeTask(type, outcome, seconds),
   });
-  const objects = new ObjectService(db, new LocalObjectStore(db, join(config.dataDir, 'objects')));
+  const objects = new ObjectService(
+    db,
+    config.s3Bucket
+      ? new S3ObjectStore({
+          bucket: config.s3Bucket,
+          region: config.s3Region,
+          endpoint: config.s3Endpoint,
+          forcePathStyle: config.s3ForcePathStyle,
+          accessKeyId: config.s3AccessKeyId,
+          secretAccessKey: config.s3SecretAccessKey,
+        })
+      : new LocalObjectStore(db, join(config.dataDir, 'objects')),
+  );
   const memory = new MemoryService(
     {
       db,
@@ -184,6 +198,11 @@ export async function openEngram(config: Config, opts: OpenOptions): Promise<Eng
     log,
     events,
     vectorIndex: () => search.vectorIndex(),
+    objects: objects.store,
+    objectFile: async (tenantId, key, param) => {
+      const { bytes, row } = await objects.fileOf(tenantId, key, param, () => MAX_SIZE.file);
+      return { bytes, fileName: row.file_name };
+    },
   });
   if (opts.workers ?? config.workers) await queue.start(lock !== undefined);
   let closed = false;

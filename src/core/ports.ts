@@ -181,6 +181,10 @@ export interface ObjectStore {
   }): Promise<{ url: string; fields: Record<string, string> }>;
   /** Up to maxBytes of the object, or undefined when nothing was uploaded under key. */
   read(tenantId: string, key: string, maxBytes: number): Promise<Buffer | undefined>;
+  /** Stores bytes under key, replacing what was there, all or nothing. */
+  write(tenantId: string, key: string, bytes: Buffer): Promise<void>;
+  /** Removes the object (nothing when there is none). */
+  remove(tenantId: string, key: string): Promise<void>;
   /**
    * A store that takes uploads itself (the local one, at LOCAL_UPLOAD_PATH): checks the
    * signed form fields and stores the file streamed after them.

@@ -27,7 +27,7 @@ const TEXT_EXT = new Set([
   '.yml',
 ]);
 
-interface ObjectRow {
+export interface ObjectRow {
   object_key: string;
   file_name: string;
   file_type: string;
@@ -83,6 +83,25 @@ export class ObjectService {
    * this tenant or nothing was uploaded under it.
    */
   async textOf(tenantId: string, key: string, param = 'uri'): Promise<string> {
+    const isText = (o: ObjectRow) =>
+      o.file_type === 'file' && TEXT_EXT.has(extname(o.file_name).toLowerCase());
+    const { bytes, row } = await this.fileOf(tenantId, key, param, (o) =>
+      isText(o) ? MAX_OBJECT_TEXT * 4 : 1,
+    );
+    if (!isText(row)) return `[${row.file_type}: ${row.file_name}]`;
+    return bytes.toString('utf8').replaceAll('\0', '').slice(0, MAX_OBJECT_TEXT);
+  }
+
+  /**
+   * An uploaded object's bytes (at most maxBytes of it) and what was signed for it. 422 at
+   * `param` when the key was never signed for this tenant or nothing was uploaded under it.
+   */
+  async fileOf(
+    tenantId: string,
+    key: string,
+    param: string,
+    maxBytes: (o: ObjectRow) => number,
+  ): Promise<{ bytes: Buffer; row: ObjectRow }> {
     const [row] = await this.db.query<ObjectRow & Record<string, unknown>>(
       'SELECT object_key, file_name, file_type FROM objects WHERE tenant_id = $1 AND object_key = $2',
       [tenantId, key],
@@ -93,13 +112,11 @@ export class ObjectService {
         `${param}: no signed object ${key}; sign it with /api/v2/object/sign first`,
         { param },
       );
-    const isText = row.file_type === 'file' && TEXT_EXT.has(extname(row.file_name).toLowerCase());
-    const bytes = await this.store.read(tenantId, key, isText ? MAX_OBJECT_TEXT * 4 : 1);
+    const bytes = await this.store.read(tenantId, key, maxBytes(row));
     if (!bytes)
       throw new EngramError('InvalidParameter', `${param}: object ${key} was signed but never uploaded`, {
         param,
       });
-    if (!isText) return `[${row.file_type}: ${row.file_name}]`;
-    return bytes.toString('utf8').replaceAll('\0', '').slice(0, MAX_OBJECT_TEXT);
+    return { bytes, row };
   }
 }

@@ -1,12 +1,13 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Db } from '../core/db.js';
 import { EngramError } from '../core/errors.js';
 import { LOCAL_UPLOAD_PATH, type ObjectStore } from '../core/ports.js';
+import { tenantPath } from './object-keys.js';
 
 /** What a local upload form carries besides the file. */
 interface LocalUploadFields {
@@ -62,8 +63,7 @@ export class LocalObjectStore implements ObjectStore {
       throw new EngramError('Forbidden', 'the upload URL has expired; sign again');
     const max = Number(f.max_size);
     const path = this.path(f.tenant, f.key);
-    const part = `${path}.${randomBytes(6).toString('hex')}.part`;
-    await mkdir(dirname(path), { recursive: true });
+    const part = await partOf(path);
     let size = 0;
     try {
       await pipeline(
@@ -90,17 +90,32 @@ export class LocalObjectStore implements ObjectStore {
     const fh = await open(this.path(tenantId, key), 'r').catch(() => undefined);
     if (!fh) return undefined;
     try {
-      const buf = Buffer.alloc(maxBytes);
-      const { bytesRead } = await fh.read(buf, 0, maxBytes, 0);
+      const buf = Buffer.alloc(Math.min(maxBytes, (await fh.stat()).size));
+      const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
       return buf.subarray(0, bytesRead);
     } finally {
       await fh.close();
     }
   }
 
+  async write(tenantId: string, key: string, bytes: Buffer): Promise<void> {
+    const path = this.path(tenantId, key);
+    const part = await partOf(path);
+    try {
+      await writeFile(part, bytes);
+      await rename(part, path);
+    } catch (err) {
+      await rm(part, { force: true });
+      throw err;
+    }
+  }
+
+  async remove(tenantId: string, key: string): Promise<void> {
+    await rm(this.path(tenantId, key), { force: true });
+  }
+
   private path(tenantId: string, key: string): string {
-    const tenantDir = createHash('sha256').update(tenantId).digest('hex').slice(0, 32);
-    return join(this.dir, tenantDir, ...key.split('/'));
+    return join(this.dir, ...tenantPath(tenantId, key));
   }
 
   private async secret(tenantId: string): Promise<string> {
@@ -114,6 +129,12 @@ export class LocalObjectStore implements ObjectStore {
     );
     return row!.secret;
   }
+}
+
+/** A temporary file beside path (its directory made), renamed over it once complete. */
+async function partOf(path: string): Promise<string> {
+  await mkdir(dirname(path), { recursive: true });
+  return `${path}.${randomBytes(6).toString('hex')}.part`;
 }
 
 function sign(secret: string, f: Omit<LocalUploadFields, 'signature'>): string {

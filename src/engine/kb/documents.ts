@@ -38,8 +38,9 @@ export async function ingestDocument(d: KbDeps, ctx: Ctx, kbId: string, w: DocWr
     await requireKb(tx, ctx, kbId);
     if (w.categoryId) await requireCategory(tx, ctx, kbId, w.categoryId);
     await tx.query(
-      `INSERT INTO kb_documents (tenant_id, id, kb_id, category_id, title, source_name, source_type, body)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      `INSERT INTO kb_documents (tenant_id, id, kb_id, category_id, title, source_name, source_type, body,
+                                 original_key)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
       [
         ctx.tenantId,
         id,
@@ -49,6 +50,7 @@ export async function ingestDocument(d: KbDeps, ctx: Ctx, kbId: string, w: DocWr
         w.source.sourceName,
         w.source.sourceType,
         w.source.text,
+        w.source.objectKey ?? null,
       ],
     );
     return enqueueIngest(d, tx, ctx, kbId, id);
@@ -69,7 +71,7 @@ export async function replaceDocument(
     if (w.categoryId) await requireCategory(tx, ctx, kbId, w.categoryId);
     const rows = await tx.query(
       `UPDATE kb_documents SET title = $4, category_id = $5, source_name = $6, source_type = $7, body = $8,
-              status = 'queued', updated_at = now()
+              original_key = $9, status = 'queued', updated_at = now()
        WHERE tenant_id = $1 AND kb_id = $2 AND id = $3 RETURNING id`,
       [
         ctx.tenantId,
@@ -80,6 +82,7 @@ export async function replaceDocument(
         w.source.sourceName,
         w.source.sourceType,
         w.source.text,
+        w.source.objectKey ?? null,
       ],
     );
     if (!rows.length) throw notFound(`document ${docId} not found in knowledge base ${kbId}`);

@@ -37,9 +37,42 @@ export async function runIngest(d: KbDeps, task: TaskRow): Promise<unknown> {
   const doc = rows[0];
   if (!doc) return { doc_id: docId, skipped: 'document deleted' };
 
-  const drafts = splitDocument(doc.title, doc.body);
+  const topics = await buildTopics(d, doc.title, doc.body, (done, total) =>
+    progress(d.db, task, done, total),
+  );
+  const stored = await d.db.transaction(async (tx) => {
+    const live = await tx.query('SELECT 1 FROM kb_documents WHERE tenant_id = $1 AND id = $2 FOR UPDATE', [
+      doc.tenant_id,
+      docId,
+    ]);
+    if (!live.length) return false;
+    await storeTopics(tx, { tenantId: doc.tenant_id, kbId: doc.kb_id, docId }, topics);
+    return true;
+  });
+  if (!stored) return { doc_id: docId, skipped: 'document deleted' };
+  d.events.emitKb({ tenantId: doc.tenant_id, kbId: doc.kb_id, docId });
+  d.log.debug('kb: document ingested', { doc_id: docId, topics: topics.drafts.length });
+  const total = topics.drafts.length;
+  return { doc_id: docId, topic_count: total - 1, progress: { done: total, total } };
+}
+
+/** A document's topic tree, summarised and embedded, ready to be stored. */
+export interface BuiltTopics {
+  drafts: TopicDraft[];
+  summaries: string[];
+  vectors: number[][];
+}
+
+/** Splits a document's text into its topic tree, then summarises and embeds every topic in batches. */
+export async function buildTopics(
+  d: KbDeps,
+  title: string,
+  body: string,
+  onProgress: (done: number, total: number) => Promise<void> = async () => {},
+): Promise<BuiltTopics> {
+  const drafts = splitDocument(title, body);
   const total = drafts.length;
-  await progress(d.db, task, 0, total);
+  await onProgress(0, total);
   const summarizer = new Summarizer(d.llm, d.log);
   const summaries: string[] = [];
   const vectors: number[][] = [];
@@ -49,7 +82,7 @@ export async function runIngest(d: KbDeps, task: TaskRow): Promise<unknown> {
       batch.map((t) => ({
         name: t.name,
         text: topicText(t, drafts),
-        context: [doc.title, ...t.path].join(' > '),
+        context: [title, ...t.path].join(' > '),
       })),
     );
     summaries.push(...sums);
@@ -58,31 +91,32 @@ export async function runIngest(d: KbDeps, task: TaskRow): Promise<unknown> {
         batch.map((t, j) => topicEmbeddingText({ name: t.name, summary: sums[j]!, content: t.content })),
       )),
     );
-    await progress(d.db, task, Math.min(i + BATCH, total), total);
+    await onProgress(Math.min(i + BATCH, total), total);
   }
-  const docSummary = summaries[0] ?? '';
-  const ids = drafts.map(() => newTopicId());
-  const stored = await d.db.transaction(async (tx) => {
-    const live = await tx.query('SELECT 1 FROM kb_documents WHERE tenant_id = $1 AND id = $2 FOR UPDATE', [
-      doc.tenant_id,
-      docId,
-    ]);
-    if (!live.length) return false;
-    await tx.query('DELETE FROM kb_topics WHERE tenant_id = $1 AND doc_id = $2', [doc.tenant_id, docId]);
-    for (let i = 0; i < drafts.length; i += INSERT_BATCH)
-      await insertTopics(tx, doc, docId, drafts.slice(i, i + INSERT_BATCH), ids, summaries, vectors);
-    await tx.query(
-      `UPDATE kb_documents SET status = 'ready', summary = $3, topic_count = $4, updated_at = now()
-       WHERE tenant_id = $1 AND id = $2`,
-      // topic_count counts real topics: the document root is not one
-      [doc.tenant_id, docId, docSummary, total - 1],
-    );
-    return true;
-  });
-  if (!stored) return { doc_id: docId, skipped: 'document deleted' };
-  d.events.emitKb({ tenantId: doc.tenant_id, kbId: doc.kb_id, docId });
-  d.log.debug('kb: document ingested', { doc_id: docId, topics: total });
-  return { doc_id: docId, topic_count: total - 1, progress: { done: total, total } };
+  return { drafts, summaries, vectors };
+}
+
+/**
+ * Swaps a document's topics for the built ones and marks it ready with its summary and
+ * topic count; run it in the transaction that holds the document's row.
+ */
+export async function storeTopics(
+  tx: Sql,
+  doc: { tenantId: string; kbId: string; docId: string },
+  t: BuiltTopics,
+): Promise<number> {
+  const ids = t.drafts.map(() => newTopicId());
+  await tx.query('DELETE FROM kb_topics WHERE tenant_id = $1 AND doc_id = $2', [doc.tenantId, doc.docId]);
+  for (let i = 0; i < t.drafts.length; i += INSERT_BATCH)
+    await insertTopics(tx, doc, t.drafts.slice(i, i + INSERT_BATCH), ids, t.summaries, t.vectors);
+  // topic_count counts real topics: the document root is not one
+  const topicCount = t.drafts.length - 1;
+  await tx.query(
+    `UPDATE kb_documents SET status = 'ready', summary = $3, topic_count = $4, updated_at = now()
+     WHERE tenant_id = $1 AND id = $2`,
+    [doc.tenantId, doc.docId, t.summaries[0] ?? '', topicCount],
+  );
+  return topicCount;
 }
 
 async function progress(q: Sql, task: TaskRow, done: number, total: number): Promise<void> {
@@ -95,8 +129,7 @@ async function progress(q: Sql, task: TaskRow, done: number, total: number): Pro
 
 async function insertTopics(
   tx: Sql,
-  doc: DocToIngest,
-  docId: string,
+  doc: { tenantId: string; kbId: string; docId: string },
   batch: readonly TopicDraft[],
   ids: readonly string[],
   summaries: readonly string[],
@@ -124,6 +157,6 @@ async function insertTopics(
               || setweight(to_tsvector('english', r.content), 'C')
      FROM jsonb_to_recordset($4::jsonb) AS r(id text, type text, name text, summary text, content text, depth int,
           seq int, parent_id text, children_ids jsonb, metadata jsonb, embedding text)`,
-    [doc.tenant_id, doc.kb_id, docId, JSON.stringify(rows)],
+    [doc.tenantId, doc.kbId, doc.docId, JSON.stringify(rows)],
   );
 }

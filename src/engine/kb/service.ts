@@ -19,6 +19,7 @@ import { runIngest } from './ingest.js';
 import { searchKb } from './search.js';
 import { readSource } from './source.js';
 import * as topics from './topics.js';
+import * as wiki from './wiki.js';
 
 /**
  * The knowledge-base engine: knowledge bases, categories, documents (split into topic
@@ -30,10 +31,10 @@ export type { Ctx };
 /** A document to ingest: the JSON body (a multipart upload arrives as the same shape, its file in base64). */
 export type DocInput = { title: string; category_id: string; content: DocContent };
 
-const write = async (input: DocInput): Promise<docs.DocWrite> => ({
+const write = async (d: KbDeps, ctx: Ctx, input: DocInput): Promise<docs.DocWrite> => ({
   title: input.title,
   categoryId: input.category_id,
-  source: await readSource(input.content),
+  source: await readSource(input.content, (key, param) => d.objectFile(ctx.tenantId, key, param)),
 });
 
 export class KnowledgeService {
@@ -62,11 +63,11 @@ export class KnowledgeService {
   /** Stores the document and enqueues its splitting (202 + task id); a file is read first (422 when it cannot be). */
   async ingestDocument(ctx: Ctx, kbId: string, input: DocInput) {
     await bases.requireKb(this.d.db, ctx, kbId);
-    return docs.ingestDocument(this.d, ctx, kbId, await write(input));
+    return docs.ingestDocument(this.d, ctx, kbId, await write(this.d, ctx, input));
   }
   async replaceDocument(ctx: Ctx, kbId: string, docId: string, input: DocInput) {
     await docs.getDocument(this.d.db, ctx, kbId, docId);
-    return docs.replaceDocument(this.d, ctx, kbId, docId, await write(input));
+    return docs.replaceDocument(this.d, ctx, kbId, docId, await write(this.d, ctx, input));
   }
   getDocument = (ctx: Ctx, kbId: string, docId: string) => docs.getDocument(this.d.db, ctx, kbId, docId);
   listDocuments = (ctx: Ctx, kbId: string, query: DocListQuery) =>
@@ -95,4 +96,9 @@ export class KnowledgeService {
     topics.tagUsage(this.d.db, ctx, kbId, tagIds);
 
   search = (ctx: Ctx, kbId: string, input: KbSearchInput) => searchKb(this.d, ctx, kbId, input);
+
+  /** The v1 knowledge wiki: a document by its id alone, and its synchronous replace from a file. */
+  wikiDocument = (ctx: Ctx, docId: string) => wiki.getWikiDocument(this.d.db, ctx, docId);
+  replaceWikiDocument = (ctx: Ctx, docId: string, input: wiki.WikiReplace) =>
+    wiki.replaceWikiDocument(this.d, ctx, docId, input);
 }

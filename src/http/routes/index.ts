@@ -8,6 +8,7 @@ import { memoryTagRoutes } from './memory-tags.js';
 import { objectRoutes } from './objects.js';
 import { taskRoutes } from './tasks.js';
 import { v1Routes } from './v1.js';
+import { v1KnowledgeRoutes } from './v1-knowledge.js';
 import { v1MemoryRoutes } from './v1-memory.js';
 
 /** Mounts every REST route on the app. */
@@ -19,5 +20,6 @@ export function registerRoutes(app: Hono<HttpEnv>, engram: Engram): void {
   inspectRoutes(app, engram);
   v1Routes(app, engram);
   v1MemoryRoutes(app, engram);
+  v1KnowledgeRoutes(app, engram);
   kbRoutes(app, engram);
 }

@@ -9,6 +9,7 @@ import { sql as tags } from './0008_tags.js';
 import { sql as objects } from './0009_objects.js';
 import { sql as knowledge } from './0010_knowledge.js';
 import { sql as searchCounts } from './0011_search_counts.js';
+import { sql as kbFiles } from './0012_kb_files.js';
 
 export interface Migration {
   version: number;
@@ -29,4 +30,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 9, name: 'objects', sql: objects },
   { version: 10, name: 'knowledge', sql: knowledge },
   { version: 11, name: 'search_counts', sql: searchCounts },
+  { version: 12, name: 'kb_files', sql: kbFiles },
 ];
