@@ -131,4 +131,57 @@ describe.each(DRIVERS)('legacy v1 (self-hosted) /api/v1/memory [%s]', (driver) =
     expect(r.status).toBe(200);
     expect(r.body.data).toEqual({ message_count: 1, status: 'extracted' });
   });
+
+  it('engram migrate v1-to-v2 copies self-hosted v1 messages into their own partition and session, once', async () => {
+    await post('add', {
+      app_id: 'orchard',
+      session_id: 'trees',
+      messages: [
+        user('ines', 'The pear tree by the wall needs a new stake', T0 + 40 * DAY, 'Ines'),
+        assistant('gardener-bot', 'A chestnut stake lasts longest.', T0 + 40 * DAY + MIN),
+      ],
+    });
+    const v1Rows = await s.engram.db.query<{ session_id: string; content: string; ts: string }>(
+      `SELECT session_id, content, ts FROM messages WHERE tenant_id = $1 AND app_id LIKE 'v1:self:%'`,
+      ['tenant-s'],
+    );
+    const start = await s.engram.v1.migrate('tenant-s', 0);
+    expect(start).toMatchObject({ total: v1Rows.length, migrated: 0 });
+    let c = start;
+    for (let i = 0; i < 50 && c.migrated < c.total; i++) c = await s.engram.v1.migrate('tenant-s', 2);
+    expect(c.migrated).toBe(c.total);
+    expect((await s.engram.v1.migrate('tenant-s', 2)).batch).toBe(0);
+    const v2Rows = await s.engram.db.query<{
+      app_id: string;
+      project_id: string;
+      session_id: string;
+      content: string;
+      ts: string;
+    }>(
+      `SELECT app_id, project_id, session_id, content, ts FROM messages WHERE tenant_id = $1 AND app_id NOT LIKE 'v1:%'`,
+      ['tenant-s'],
+    );
+    const key = (r: { session_id: string; content: string; ts: string }) =>
+      `${r.session_id}|${r.ts}|${r.content}`;
+    expect(v2Rows.map(key).sort()).toEqual(v1Rows.map(key).sort());
+    expect(new Set(v2Rows.map((r) => `${r.app_id}/${r.project_id}/${r.session_id}`))).toEqual(
+      new Set(['garden-app/p1/beds', 'garden-app/p1/compost', 'orchard/default/trees']),
+    );
+    // the v1 interface still answers them; v2 reads the copies in the partition they were sent to
+    const v1Read = await post('search', {
+      app_id: 'orchard',
+      user_id: 'ines',
+      query: 'pear stake',
+      retrieve_method: 'keyword',
+    });
+    expect(v1Read.body.data.raw_messages.length).toBeGreaterThan(0);
+    const v2Read = await s.call('POST', '/api/v2/memory/search', {
+      key: v2,
+      body: { app_id: 'orchard', user_id: 'ines', query: 'pear stake', method: 'keyword' },
+    });
+    expect(v2Read.status).toBe(200);
+    expect(v2Read.body.data.episodes.length + v2Read.body.data.unprocessed_messages.length).toBeGreaterThan(
+      0,
+    );
+  });
 });

@@ -1,6 +1,7 @@
 import type { Db, Row } from '../../core/db.js';
 import { EngramError } from '../../core/errors.js';
 import type { MemoryService } from '../memory/service.js';
+import { migrateSelfHostedBatch, selfHostedCounts } from './migrate-self.js';
 import type { V1MessageRow } from './store.js';
 
 export interface V1MigrationCounts {
@@ -18,12 +19,19 @@ type Copied = 'message_id' | 'group_id' | 'sender' | 'sender_name' | 'role' | 'c
 /** v2 partition migrated v1 memories land in (where v2 clients read by default). */
 const V2_SCOPE = { app_id: 'default', project_id: 'default' } as const;
 
+/** v1 Cloud messages and self-hosted v1 messages together. */
 export async function v1MigrationCounts(db: Db, tenant: string, batch = 0): Promise<V1MigrationCounts> {
   const [row] = await db.query<{ total: string | number; migrated: string | number }>(
     `SELECT count(*) AS total, count(migrated_id) AS migrated FROM v1_messages WHERE tenant_id = $1`,
     [tenant],
   );
-  return { tenant, total: Number(row?.total ?? 0), migrated: Number(row?.migrated ?? 0), batch };
+  const self = await selfHostedCounts(db, tenant);
+  return {
+    tenant,
+    total: Number(row?.total ?? 0) + self.total,
+    migrated: Number(row?.migrated ?? 0) + self.migrated,
+    batch,
+  };
 }
 
 /**
@@ -32,7 +40,8 @@ export async function v1MigrationCounts(db: Db, tenant: string, batch = 0): Prom
  * session of the same id, senders become sender_id / sender_name, create_time the
  * millisecond timestamp. The v2 messages and the v1 rows' `migrated_id` commit in one
  * transaction, so a run killed at any point resumes without copying anything twice;
- * extraction of the copies runs in the background like any asynchronous add.
+ * extraction of the copies runs in the background like any asynchronous add. Once every
+ * v1 Cloud message is copied, the self-hosted v1 messages follow (migrate-self.ts).
  */
 export async function migrateV1Batch(
   db: Db,
@@ -53,7 +62,8 @@ export async function migrateV1Batch(
       ORDER BY m.seq LIMIT $2`,
     [tenant, Math.max(1, Math.min(500, size))],
   );
-  if (!rows.length) return v1MigrationCounts(db, tenant);
+  if (!rows.length)
+    return v1MigrationCounts(db, tenant, await migrateSelfHostedBatch(db, memory, tenant, size));
   await memory.add(
     { tenantId: tenant },
     {

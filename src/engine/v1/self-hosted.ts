@@ -15,8 +15,9 @@ import { type AnyItem, type V1Face, v1Get, v1Record, v1Search } from './read.js'
  * `v1:self:` prefix (a colon, which the v2 scope pattern rejects), so v2 never reads or
  * changes it, and v1 Cloud (`v1:cloud`) stays apart from it.
  */
+export const V1_SELF_PREFIX = 'v1:self:';
 export const v1SelfScope = (appId: string, projectId: string) => ({
-  app_id: `v1:self:${appId}`,
+  app_id: `${V1_SELF_PREFIX}${appId}`,
   project_id: projectId,
 });
 

@@ -10,6 +10,7 @@ import { sql as objects } from './0009_objects.js';
 import { sql as knowledge } from './0010_knowledge.js';
 import { sql as searchCounts } from './0011_search_counts.js';
 import { sql as kbFiles } from './0012_kb_files.js';
+import { sql as v1SelfMigrated } from './0013_v1_self_migrated.js';
 
 export interface Migration {
   version: number;
@@ -31,4 +32,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 10, name: 'knowledge', sql: knowledge },
   { version: 11, name: 'search_counts', sql: searchCounts },
   { version: 12, name: 'kb_files', sql: kbFiles },
+  { version: 13, name: 'v1_self_migrated', sql: v1SelfMigrated },
 ];
