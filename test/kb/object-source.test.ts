@@ -66,6 +66,8 @@ describe.each(DRIVERS)('uploaded objects as knowledge document sources [%s]', (d
     expect((await waitTask(s, key, p.body.data.task_id)).status).toBe('success');
     const doc = await s.call('GET', `${docs()}/${r.body.data.id}`, { key });
     expect(doc.body.data).toMatchObject({ title: 'B', source_name: 'b.txt', source_type: 'txt' });
+    // the object the document came from before belongs to the uploader and stays
+    expect(await s.engram.objects.store.read('tenant-o', first, 100)).toBeDefined();
   });
 
   it('refuses a key never signed, or signed and never uploaded, with 422 and stores nothing', async () => {

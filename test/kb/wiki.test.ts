@@ -164,6 +164,21 @@ describe.each(DRIVERS)('v1 knowledge wiki [%s]', (driver) => {
     expect(search.body.data.hits.map((h: any) => h.name)).toContain('Pruning');
   });
 
+  it('deleting the document (v2) removes its wiki files; an uploaded object it came from stays', async () => {
+    const other = await ingest(s, v2, kb, 'Shed', 'The shed key hangs behind the door.');
+    const r = await put(other, {
+      name: 'shed.md',
+      bytes: new TextEncoder().encode('# Shed\n\nOil the hinges.'),
+    });
+    expect(r.status).toBe(200);
+    expect(await stored(r.body.data.original_file_path)).toBeDefined();
+    const del = await s.call('DELETE', `/api/v2/knowledge_bases/${kb}/documents/${other}`, { key: v2 });
+    expect(del.status).toBe(200);
+    expect(await stored(r.body.data.original_file_path)).toBeUndefined();
+    expect(await stored(r.body.data.md_path)).toBeUndefined();
+    expect((await s.call('GET', wiki(other), { key: v1 })).status).toBe(404);
+  });
+
   it('refuses bad input with nothing changed: no file, an unknown kind, an unknown category', async () => {
     const before = (await s.call('GET', wiki(doc), { key: v1 })).body.data;
     const form = new FormData();

@@ -67,7 +67,13 @@ export class KnowledgeService {
   }
   async replaceDocument(ctx: Ctx, kbId: string, docId: string, input: DocInput) {
     await docs.getDocument(this.d.db, ctx, kbId, docId);
-    return docs.replaceDocument(this.d, ctx, kbId, docId, await write(this.d, ctx, input));
+    const source = await write(this.d, ctx, input);
+    return wiki.withDocumentFiles(ctx, docId, async () => {
+      const file = await wiki.documentFile(this.d.db, ctx, kbId, docId);
+      const data = await docs.replaceDocument(this.d, ctx, kbId, docId, source);
+      await wiki.removeWikiFiles(this.d, ctx.tenantId, docId, file);
+      return data;
+    });
   }
   getDocument = (ctx: Ctx, kbId: string, docId: string) => docs.getDocument(this.d.db, ctx, kbId, docId);
   listDocuments = (ctx: Ctx, kbId: string, query: DocListQuery) =>
@@ -75,7 +81,12 @@ export class KnowledgeService {
   patchDocument = (ctx: Ctx, kbId: string, docId: string, input: DocPatchInput) =>
     docs.patchDocument(this.d.db, ctx, kbId, docId, input);
   deleteDocument = (ctx: Ctx, kbId: string, docId: string) =>
-    docs.deleteDocument(this.d.db, ctx, kbId, docId);
+    wiki.withDocumentFiles(ctx, docId, async () => {
+      const file = await wiki.documentFile(this.d.db, ctx, kbId, docId);
+      const data = await docs.deleteDocument(this.d.db, ctx, kbId, docId);
+      await wiki.removeWikiFiles(this.d, ctx.tenantId, docId, file);
+      return data;
+    });
 
   documentsPage = (ctx: Ctx, offset: number, limit: number) =>
     docs.documentsPage(this.d.db, ctx, offset, limit);

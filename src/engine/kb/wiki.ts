@@ -102,13 +102,45 @@ function oneAtATime<T>(key: string, run: () => Promise<T>): Promise<T> {
   return next;
 }
 
+/** Runs a change of the document's files after the changes of them already running here. */
+export const withDocumentFiles = <T>(ctx: Ctx, docId: string, run: () => Promise<T>): Promise<T> =>
+  oneAtATime(`${ctx.tenantId}\n${docId}`, run);
+
 export function replaceWikiDocument(
   d: KbDeps,
   ctx: Ctx,
   docId: string,
   w: WikiReplace,
 ): Promise<WikiReplaceData> {
-  return oneAtATime(`${ctx.tenantId}\n${docId}`, () => replace(d, ctx, docId, w));
+  return withDocumentFiles(ctx, docId, () => replace(d, ctx, docId, w));
+}
+
+/** The object key of the file the document was made from, if any (a wiki upload or an uploaded object). */
+export async function documentFile(q: Sql, ctx: Ctx, kbId: string, docId: string): Promise<string | null> {
+  const [r] = await q.query<{ original_key: string | null }>(
+    'SELECT original_key FROM kb_documents WHERE tenant_id = $1 AND kb_id = $2 AND id = $3',
+    [ctx.tenantId, kbId, docId],
+  );
+  return r?.original_key ?? null;
+}
+
+/**
+ * Removes the wiki's files of a document that was deleted, or replaced through v2 (its
+ * text no longer comes from them): its Markdown and the uploaded file kept under the
+ * document (an uploaded object named as its source belongs to the uploader and stays).
+ */
+export async function removeWikiFiles(
+  d: KbDeps,
+  tenantId: string,
+  docId: string,
+  originalKey: string | null,
+) {
+  const keys = [markdownKey(docId)];
+  if (originalKey?.startsWith(`${wikiDir(docId)}/`)) keys.push(originalKey);
+  for (const key of keys)
+    await d.objects.remove(tenantId, key).catch((err: unknown) => {
+      d.log.warn('kb: could not remove a document file', { key, error: String(err) });
+    });
 }
 
 async function replace(d: KbDeps, ctx: Ctx, docId: string, w: WikiReplace): Promise<WikiReplaceData> {
