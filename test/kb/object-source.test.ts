@@ -63,6 +63,9 @@ describe.each(DRIVERS)('uploaded objects as knowledge document sources [%s]', (d
       body: { title: 'B', content: { type: 'text', uri: second } },
     });
     expect(p.status).toBe(202);
+    expect(upstreamErrors('PUT', '/api/v2/knowledge_bases/{kb_id}/documents/{doc_id}', 202, p.body)).toEqual(
+      [],
+    );
     expect((await waitTask(s, key, p.body.data.task_id)).status).toBe('success');
     const doc = await s.call('GET', `${docs()}/${r.body.data.id}`, { key });
     expect(doc.body.data).toMatchObject({ title: 'B', source_name: 'b.txt', source_type: 'txt' });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DRIVERS } from '../helpers/drivers.js';
 import { startTestServer, type TestServer } from '../helpers/engram.js';
 import { embeddingsResponse, FakeOpenAI } from '../helpers/fake-openai.js';
+import { upstreamErrors } from '../helpers/upstream.js';
 import { expectV1Error } from '../helpers/v1.js';
 import { createKb, ingest } from './fixture.js';
 
@@ -174,6 +175,9 @@ describe.each(DRIVERS)('v1 knowledge wiki [%s]', (driver) => {
     expect(await stored(r.body.data.original_file_path)).toBeDefined();
     const del = await s.call('DELETE', `/api/v2/knowledge_bases/${kb}/documents/${other}`, { key: v2 });
     expect(del.status).toBe(200);
+    expect(
+      upstreamErrors('DELETE', '/api/v2/knowledge_bases/{kb_id}/documents/{doc_id}', 200, del.body),
+    ).toEqual([]);
     expect(await stored(r.body.data.original_file_path)).toBeUndefined();
     expect(await stored(r.body.data.md_path)).toBeUndefined();
     expect((await s.call('GET', wiki(other), { key: v1 })).status).toBe(404);
