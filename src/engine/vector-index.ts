@@ -35,7 +35,11 @@ export class VectorConfigError extends Error {
 export interface VectorIndexOptions {
   /** PGlite: build HNSW for a table once it holds more embedded rows than this (default 50,000). */
   pgliteHnswMinRows?: number;
-  /** With HNSW present, a filtered candidate set up to this size is still scanned exactly (default 20,000). */
+  /**
+   * With HNSW present, an owner with at most this many documents of a kind is always
+   * scanned exactly (default: PostgreSQL 1,000; PGlite 20,000). Larger owners use HNSW
+   * when it should read fewer rows (see engine/search/vector.ts).
+   */
   exactMaxRows?: number;
 }
 
@@ -52,7 +56,7 @@ export class VectorIndex {
     opts: VectorIndexOptions,
   ) {
     this.pgliteHnswMinRows = opts.pgliteHnswMinRows ?? 50_000;
-    this.exactMaxRows = opts.exactMaxRows ?? 20_000;
+    this.exactMaxRows = opts.exactMaxRows ?? (db.driver === 'pglite' ? 20_000 : 1_000);
   }
 
   /**

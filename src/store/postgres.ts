@@ -29,7 +29,14 @@ export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
     },
     // plan_cache_mode: see wrap below. Vector search settings of every session (see
     // engine/search/vector.ts): a filtered HNSW scan keeps going until its LIMIT is filled.
-    connection: { application_name: 'engram', plan_cache_mode: 'force_custom_plan', ...HNSW_SESSION },
+    // No parallel workers: engram's statements are short, and a search statement carries an
+    // exact branch gated off at run time whose Gather would still start workers (≈ 20 ms).
+    connection: {
+      application_name: 'engram',
+      plan_cache_mode: 'force_custom_plan',
+      max_parallel_workers_per_gather: '0',
+      ...HNSW_SESSION,
+    },
   });
   const wrap = (q: postgres.Sql | postgres.TransactionSql): Sql => ({
     async query<T extends Row>(text: string, params: readonly unknown[] = []) {

@@ -8,14 +8,19 @@ import { bind, type Params, type Target } from './scope.js';
  * the cosine similarity 1 − distance. Owner, scope and filters sit in the same WHERE as
  * the ordering, and `radius` (a similarity floor) becomes `distance <= 1 − radius`.
  *
- * Plan, chosen inside the one statement from the owner's document count in
- * search_counts (no count query): an owner with at most `exactMaxRows` documents of the
- * kind, a filtered request, or a table without an HNSW index is scanned exactly (the
- * ordering expression is written so the planner cannot pick the approximate index);
- * otherwise the HNSW index answers. Both branches are in the statement behind one-time
- * filters, so only one runs. Every connection runs with `hnsw.iterative_scan =
- * relaxed_order` (see the store drivers), so a selective owner keeps the HNSW scan going
- * until `limit` rows pass instead of returning too few.
+ * Plan, chosen inside the one statement from statistics (no count query): the owner's
+ * live documents of the kind (`size`, from search_counts) and the table's row estimate
+ * (`pg_class.reltuples`, kept by ANALYZE). A filtered request, a table without an HNSW
+ * index, or an owner with at most `exactMaxRows` documents is scanned exactly (the
+ * ordering expression is written so the planner cannot pick the approximate index). Above
+ * that, the HNSW index answers when it should touch fewer rows than the exact scan: with
+ * the owner a share size / reltuples of the table, an iterative HNSW scan reads about
+ * limit · reltuples / size index entries to find `limit` of the owner's rows, each costing
+ * about HNSW_VISIT_COST rows of an exact scan, against `size` rows exactly. Both branches
+ * are in the statement behind one-time filters, so only one runs. Every connection runs
+ * with `hnsw.iterative_scan = relaxed_order` and `hnsw.ef_search = 100` (see the store
+ * drivers), so a selective owner keeps the HNSW scan going until `limit` rows pass instead
+ * of returning too few.
  */
 const TABLE_OF: Record<Target['kind'], VectorTable> = {
   episode: 'episodes',
@@ -24,6 +29,13 @@ const TABLE_OF: Record<Target['kind'], VectorTable> = {
   agent_skill: 'agent_skills',
   topic: 'kb_topics',
 };
+
+/**
+ * Cost of one entry read by an HNSW scan, in rows of an exact scan (see nearest()).
+ * Measured on PostgreSQL 15 / pgvector 0.8 (docs/search.md): ≈ 10 µs per HNSW entry read
+ * under an owner filter, ≈ 6-13 µs per row of the exact scan (owner index, heap, join).
+ */
+export const HNSW_VISIT_COST = 1;
 
 export const vectorText = (v: readonly number[]) => `[${v.join(',')}]`;
 
@@ -47,10 +59,12 @@ export function nearest(index: VectorIndex, t: Target, q: VectorQuery, p: Params
   const lim = p.add(q.limit);
   const scan = (order: string, gate: string) =>
     `(SELECT ${t.alias}.id, ${dist} AS d FROM ${t.from} WHERE ${where}${gate} ORDER BY ${order} LIMIT ${lim})`;
-  if (t.filtered || !index.hasHnsw(TABLE_OF[t.kind])) return scan(`${dist} + 0`, '');
-  const size = `(SELECT coalesce(sum(docs), 0) FROM search_counts WHERE ${countsKey(p.add(t.kind))} AND term = '')`;
-  const max = p.add(index.exactMaxRows);
-  return `(${scan(dist, ` AND ${size} > ${max}`)} UNION ALL ${scan(`${dist} + 0`, ` AND ${size} <= ${max}`)})`;
+  const table = TABLE_OF[t.kind];
+  if (t.filtered || !index.hasHnsw(table)) return scan(`${dist} + 0`, '');
+  const size = `(SELECT coalesce(sum(docs), 0)::float8 FROM search_counts WHERE ${countsKey(p.add(t.kind))} AND term = '')`;
+  const rows = `(SELECT greatest(reltuples, 0)::float8 FROM pg_class WHERE oid = '${table}'::regclass)`;
+  const approximate = `(${size} > ${p.add(index.exactMaxRows)} AND ${size} * ${size} >= ${p.add(HNSW_VISIT_COST * q.limit)}::float8 * ${rows})`;
+  return `(${scan(dist, ` AND ${approximate}`)} UNION ALL ${scan(`${dist} + 0`, ` AND NOT ${approximate}`)})`;
 }
 
 export async function vectorSearch(db: Db, index: VectorIndex, t: Target, q: VectorQuery): Promise<Hit[]> {
