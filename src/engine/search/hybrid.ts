@@ -1,6 +1,15 @@
 import type { Db } from '../../core/db.js';
 import type { VectorIndex } from '../vector-index.js';
-import { BM25_REF, bm25Scores, bm25Stats, matching, normOf } from './keyword.js';
+import {
+  BM25_REF,
+  bm25Scores,
+  bm25Stats,
+  matching,
+  normOf,
+  orQuery,
+  postingScores,
+  postingsDepth,
+} from './keyword.js';
 import { bind, type Target } from './scope.js';
 import { distance, nearest } from './vector.js';
 
@@ -52,7 +61,8 @@ const routeScore = (route: Route, r: Scored) =>
 
 /**
  * One statement scoring documents of a target under a route: either the union of the
- * routes' top `pool` candidates (keyword: BM25 over the rows matching a query term;
+ * routes' top `pool` candidates (keyword: BM25 over the owner's postings of the query
+ * terms, or over the rows matching a query term when filters narrow the target;
  * vector: the nearest rows within the radius), or the given ids. Every returned row
  * carries both halves its route needs, computed exactly, so no candidate misses half its
  * hybrid score because it fell outside the other route's pool.
@@ -77,15 +87,38 @@ async function scoreRows(
   if ('ids' in pick)
     only = `ARRAY(SELECT jsonb_array_elements_text(${p.add(JSON.stringify(pick.ids))}::jsonb))`;
   else only = 'ARRAY(SELECT id FROM ids)';
+  // Keyword candidates of an unfiltered target come from the owner's postings, read best
+  // first per query term; otherwise from the rows matching a query term (GIN).
+  const posted = useKw && pool !== undefined && t.posted === true;
   if (useKw) {
     ctes.push(bm25Stats(t, q.terms, p));
-    const cand = pool
-      ? matching(t, q.terms, p)
-      : `(SELECT ${a}.id, ${a}.search FROM ${t.from} WHERE ${t.where} AND ${a}.id = ANY (${only}))`;
-    ctes.push(`kwall AS MATERIALIZED (${bm25Scores(cand)})`);
-    if (pool) {
-      ctes.push(`kw AS (SELECT id FROM kwall ORDER BY score DESC, id LIMIT ${p.add(pool.pool)})`);
+    if (posted) {
+      // Scores from the postings read are exact unless a query term's list is longer than
+      // the depth read (its df says so): then the best candidates are scored again from
+      // their own tsvector before the cut.
+      const depth = postingsDepth(pool.pool);
+      const truncated = `(SELECT coalesce(max(df), 0) FROM df) > ${p.add(depth)}`;
+      ctes.push(`kwpost AS MATERIALIZED (${postingScores(t, depth, p)})`);
+      ctes.push(
+        `kwtop AS MATERIALIZED (SELECT id, score FROM kwpost ORDER BY score DESC, id LIMIT ${p.add(2 * pool.pool)})`,
+      );
+      ctes.push(
+        `kwbest AS MATERIALIZED (SELECT id, score FROM kwtop WHERE NOT ${truncated} UNION ALL ${bm25Scores(
+          `(SELECT ${a}.id, ${a}.search FROM ${t.from} WHERE ${t.where}
+            AND ${a}.id = ANY (ARRAY(SELECT id FROM kwtop)) AND ${truncated})`,
+        )})`,
+      );
+      ctes.push(`kw AS (SELECT id FROM kwbest ORDER BY score DESC, id LIMIT ${p.add(pool.pool)})`);
       sources.push('SELECT id FROM kw');
+    } else {
+      const cand = pool
+        ? matching(t, q.terms, p)
+        : `(SELECT ${a}.id, ${a}.search FROM ${t.from} WHERE ${t.where} AND ${a}.id = ANY (${only}))`;
+      ctes.push(`kwall AS MATERIALIZED (${bm25Scores(cand)})`);
+      if (pool) {
+        ctes.push(`kw AS (SELECT id FROM kwall ORDER BY score DESC, id LIMIT ${p.add(pool.pool)})`);
+        sources.push('SELECT id FROM kw');
+      }
     }
   }
   if (useVec && pool) {
@@ -98,6 +131,20 @@ async function scoreRows(
   if (pool) {
     if (!sources.length) return [];
     ctes.push(`ids AS MATERIALIZED (${sources.join(' UNION ')})`);
+  }
+  if (posted) {
+    // BM25 of the candidates: the keyword candidates' as above, the nearest rows' outside
+    // them that hold a query term from their own tsvector.
+    const scored = ['SELECT id, score FROM kwbest WHERE id = ANY (ARRAY(SELECT id FROM ids))'];
+    if (useVec)
+      scored.push(
+        bm25Scores(
+          `(SELECT ${a}.id, ${a}.search FROM ${t.from} WHERE ${t.where}
+            AND ${a}.id = ANY (ARRAY(SELECT id FROM vec EXCEPT SELECT id FROM kwbest))
+            AND ${a}.search @@ ${p.add(orQuery(q.terms))}::tsquery)`,
+        ),
+      );
+    ctes.push(`kwall AS MATERIALIZED (${scored.join(' UNION ALL ')})`);
   }
   const cos = useVec
     ? `CASE WHEN ${a}.embedding IS NOT NULL THEN (1 - ${distance(d.index, t, requireVector(q), p)})::float8 END`

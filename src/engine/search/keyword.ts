@@ -22,11 +22,6 @@ export interface Hit {
   score: number;
 }
 
-export interface KeywordHit extends Hit {
-  /** score / Σ idf(query terms), capped at 1. */
-  norm: number;
-}
-
 /** The query's lexemes under the english configuration (stopwords dropped, stemmed). */
 export async function queryLexemes(q: Sql, text: string): Promise<string[]> {
   const rows = await q.query<{ lexeme: string }>(
@@ -42,8 +37,8 @@ export function orQuery(terms: readonly string[]): string {
 }
 
 /** WHERE of the owner's statistics rows of the target's kind ($1-$4 are tenant, app, project, owner). */
-export const countsKey = (kind: string) =>
-  `tenant_id = $1 AND app_id = $2 AND project_id = $3 AND kind = ${kind} AND owner_id = $4`;
+export const countsKey = (kind: string, a = '') =>
+  `${a}tenant_id = $1 AND ${a}app_id = $2 AND ${a}project_id = $3 AND ${a}kind = ${kind} AND ${a}owner_id = $4`;
 
 /**
  * CTEs `st` (n, avgdl: the owner's live documents of the kind and their mean length) and
@@ -87,26 +82,28 @@ export function matching(t: Target, terms: readonly string[], p: Params): string
            WHERE ${t.where} AND ${t.alias}.search @@ ${p.add(orQuery(terms))}::tsquery)`;
 }
 
-export const normOf = (score: number, ref: number) => (ref > 0 ? Math.min(1, score / ref) : 0);
+/**
+ * Postings read per query term, best `impact` first (migration 0014): a document holding a
+ * term beyond this depth of its list is not a keyword candidate through that term. Below
+ * it (every list of an owner with at most this many documents per term) the candidates
+ * are exactly the documents matching a query term.
+ */
+export const postingsDepth = (pool: number) => Math.max(1000, 4 * pool);
 
-/** Top `limit` documents of the target matching any term, by BM25. One statement. */
-export async function keywordSearch(
-  q: Sql,
-  t: Target,
-  terms: readonly string[],
-  limit: number,
-): Promise<KeywordHit[]> {
-  if (!terms.length || limit <= 0) return [];
-  const p = bind(t);
-  const stats = bm25Stats(t, terms, p);
-  const cand = matching(t, terms, p);
-  const rows = await q.query<{ id: string; score: number; ref: number }>(
-    `WITH ${stats}, bm AS (${bm25Scores(cand)})
-     SELECT id, score, ${BM25_REF} AS ref FROM bm ORDER BY score DESC, id LIMIT ${p.add(limit)}`,
-    p.values,
-  );
-  return rows.map((r) => {
-    const score = Number(r.score);
-    return { id: r.id, score, norm: normOf(score, Number(r.ref)) };
-  });
+/**
+ * BM25 (`score`) of the owner's documents found in search_postings for the query terms,
+ * each term's list read best first to `depth` (needs `st`, `w`); tf and length as stored,
+ * so the score equals bm25Scores' for the same document.
+ */
+export function postingScores(t: Target, depth: number, p: Params): string {
+  return `SELECT x.doc_id AS id,
+          sum(w.idf * x.tf * ${K1 + 1} / (x.tf + ${K1} * (1 - ${B} + ${B} * x.dl / st.avgdl)))::float8 AS score
+   FROM w CROSS JOIN st
+   CROSS JOIN LATERAL (
+     SELECT s.doc_id, s.tf::float8 AS tf, s.dl FROM search_postings s
+     WHERE ${countsKey(p.add(t.kind), 's.')} AND s.term = w.term
+     ORDER BY s.impact DESC LIMIT ${p.add(depth)}) x
+   GROUP BY x.doc_id`;
 }
+
+export const normOf = (score: number, ref: number) => (ref > 0 ? Math.min(1, score / ref) : 0);

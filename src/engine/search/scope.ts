@@ -31,6 +31,11 @@ export interface Target {
   params: unknown[];
   /** True when request filters narrow the owner's documents (the vector route then scans exactly). */
   filtered?: boolean;
+  /**
+   * True when the target is exactly the owner's live documents of its kind, so keyword
+   * candidates can be read from search_postings (migration 0014) instead of the rows.
+   */
+  posted?: boolean;
   /** SQL of a ranked row's parent id, returned beside each hit (facts: their episode). */
   parent?: string;
 }
@@ -68,6 +73,7 @@ export function episodeTarget(s: SearchScope): Target {
   return {
     kind: 'episode',
     filtered: cond !== 'TRUE',
+    posted: cond === 'TRUE',
     alias: 'e',
     from: 'episodes e',
     where: `${live('e')} AND e.owner_ids @> ARRAY[$4]::text[] AND ${cond}`,
@@ -83,6 +89,7 @@ export function factTarget(s: SearchScope): Target {
     kind: 'fact',
     alias: 'f',
     filtered: cond !== 'TRUE',
+    posted: cond === 'TRUE',
     parent: 'f.episode_id',
     from: 'atomic_facts f JOIN episodes e ON e.tenant_id = f.tenant_id AND e.id = f.episode_id',
     where: `${live('f')} AND f.owner_ids @> ARRAY[$4]::text[] AND e.deleted_at IS NULL AND ${cond}`,
@@ -102,6 +109,7 @@ export function caseTarget(s: SearchScope): Target {
     kind: 'agent_case',
     alias: 'c',
     filtered: cond !== 'TRUE',
+    posted: cond === 'TRUE',
     from: 'agent_cases c',
     where: `${live('c')} AND c.agent_id = $4 AND ${cond}`,
     params,
@@ -113,6 +121,7 @@ export function skillTarget(s: SearchScope): Target {
   return {
     kind: 'agent_skill',
     alias: 'k',
+    posted: true,
     from: 'agent_skills k',
     where: `${live('k')} AND k.agent_id = $4`,
     params: base(s),

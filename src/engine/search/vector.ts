@@ -66,13 +66,3 @@ export function nearest(index: VectorIndex, t: Target, q: VectorQuery, p: Params
   const approximate = `(${size} > ${p.add(index.exactMaxRows)} AND ${size} * ${size} >= ${p.add(HNSW_VISIT_COST * q.limit)}::float8 * ${rows})`;
   return `(${scan(dist, ` AND ${approximate}`)} UNION ALL ${scan(`${dist} + 0`, ` AND NOT ${approximate}`)})`;
 }
-
-export async function vectorSearch(db: Db, index: VectorIndex, t: Target, q: VectorQuery): Promise<Hit[]> {
-  if (q.limit <= 0) return [];
-  const p = bind(t);
-  const rows = await db.query<{ id: string; score: number }>(
-    `SELECT v.id, (1 - v.d)::float8 AS score FROM ${nearest(index, t, q, p)} v ORDER BY v.d, v.id`,
-    p.values,
-  );
-  return rows.map((r) => ({ id: r.id, score: Number(r.score) }));
-}

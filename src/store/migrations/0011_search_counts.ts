@@ -17,7 +17,7 @@
  * writing for the same owner wait on that owner's rows until the first commits.
  * Trigger functions hold static SQL, so PL/pgSQL keeps each plan for the session.
  */
-interface Counted {
+export interface Counted {
   kind: string;
   /** SQL over a row `{r}`: its statistics scope (app, project), owners, and whether it counts. */
   app: string;
@@ -27,7 +27,7 @@ interface Counted {
 }
 
 const MEMORY = { app: '{r}.app_id', project: '{r}.project_id', live: '{r}.deleted_at IS NULL' };
-const COUNTED: Record<string, Counted> = {
+export const COUNTED: Record<string, Counted> = {
   episodes: { kind: 'episode', owners: '{r}.owner_ids', ...MEMORY },
   atomic_facts: { kind: 'fact', owners: '{r}.owner_ids', ...MEMORY },
   agent_cases: { kind: 'agent_case', owners: 'ARRAY[{r}.agent_id]', ...MEMORY },
@@ -42,7 +42,7 @@ const COUNTED: Record<string, Counted> = {
 };
 const TABLES = Object.keys(COUNTED);
 
-const on = (expr: string, alias: string) => expr.replaceAll('{r}', alias);
+export const on = (expr: string, alias: string) => expr.replaceAll('{r}', alias);
 
 /** Rows of a transition table as (tenant, app, project, owners, search, sign). */
 const rows = (t: string, alias: 'o' | 'n', sign: 1 | -1) => {

@@ -11,6 +11,7 @@ import { sql as knowledge } from './0010_knowledge.js';
 import { sql as searchCounts } from './0011_search_counts.js';
 import { sql as kbFiles } from './0012_kb_files.js';
 import { sql as v1SelfMigrated } from './0013_v1_self_migrated.js';
+import { sql as searchPostings } from './0014_search_postings.js';
 
 export interface Migration {
   version: number;
@@ -33,4 +34,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 11, name: 'search_counts', sql: searchCounts },
   { version: 12, name: 'kb_files', sql: kbFiles },
   { version: 13, name: 'v1_self_migrated', sql: v1SelfMigrated },
+  { version: 14, name: 'search_postings', sql: searchPostings },
 ];

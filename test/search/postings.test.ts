@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SearchInput } from '../../src/contract/search.js';
+import { postingsDepth } from '../../src/engine/search/keyword.js';
+import { DRIVERS } from '../helpers/drivers.js';
+import { type Fixture, openFixture, seedCase, seedEpisode } from './seed.js';
+
+/**
+ * The keyword route's postings (search_postings) always equal a recount of the live rows,
+ * and ranking from them gives the same hits and scores as ranking the rows that match a
+ * query term, also when a query term's list is longer than the depth read.
+ */
+const RECOUNT = `
+  WITH d AS (
+    SELECT tenant_id, app_id, project_id, 'episode' AS kind, id, owner_ids AS owners, search FROM episodes WHERE deleted_at IS NULL
+    UNION ALL SELECT tenant_id, app_id, project_id, 'fact', id, owner_ids, search FROM atomic_facts WHERE deleted_at IS NULL
+    UNION ALL SELECT tenant_id, app_id, project_id, 'agent_case', id, ARRAY[agent_id], search FROM agent_cases WHERE deleted_at IS NULL)
+  SELECT d.tenant_id, d.app_id, d.project_id, d.kind, o AS owner_id, u.lexeme AS term, d.id AS doc_id,
+         (SELECT coalesce(sum(CASE w WHEN 'A' THEN 3 WHEN 'B' THEN 2 ELSE 1 END), 0) FROM unnest(u.weights) w)::int AS tf,
+         length(d.search) AS dl
+  FROM d, unnest(d.owners) o, unnest(d.search) u WHERE d.search IS NOT NULL
+  ORDER BY 1, 2, 3, 4, 5, 6, 7`;
+
+const STORED = `
+  SELECT tenant_id, app_id, project_id, kind, owner_id, term, doc_id, tf, dl FROM search_postings
+  ORDER BY 1, 2, 3, 4, 5, 6, 7`;
+
+describe.each(DRIVERS)('keyword postings [%s]', (driver) => {
+  let f: Fixture;
+  beforeAll(async () => {
+    f = await openFixture(driver);
+  });
+  afterAll(async () => {
+    await f?.database.drop();
+  });
+
+  it('match a recount after inserts, edits, owner changes and deletes', async () => {
+    const a = await seedEpisode(f, {
+      owners: ['ann', 'bob'],
+      subject: 'glider flight',
+      summary: 'Ann and Bob flew a glider over the ridge',
+      facts: ['Ann flew a glider.', 'Bob felt sick on the glider flight.'],
+    });
+    await seedEpisode(f, { owners: ['ann'], subject: 'bread baking', facts: ['Ann baked rye bread.'] });
+    await seedEpisode(f, { owners: ['ann'], subject: 'never posted', facts: [], deleted: true });
+    await seedCase(f, { agent: 'helper', intent: 'book a glider', approach: 'called the airfield' });
+    expect(await f.db.query(STORED)).toEqual(await f.db.query(RECOUNT));
+
+    await f.db.query(`UPDATE episodes SET summary = 'a calm flight at dusk' WHERE id = $1`, [a.id]);
+    await f.db.query(
+      `UPDATE atomic_facts SET owner_ids = array_remove(owner_ids, 'bob') WHERE tenant_id = 'tenant-a' AND episode_id = $1`,
+      [a.id],
+    );
+    await f.db.query(`UPDATE atomic_facts SET deleted_at = now() WHERE id = $1`, [a.factIds[1]]);
+    await f.db.query(`DELETE FROM atomic_facts WHERE id = $1`, [a.factIds[0]]);
+    await f.db.query(`UPDATE episodes SET updated_at = now()`);
+    expect(await f.db.query(STORED)).toEqual(await f.db.query(RECOUNT));
+  });
+
+  it('rank like the rows matching a query term, also beyond the depth read', async () => {
+    // More facts holding "kite" than one list read reaches, with lengths and weights varied.
+    const n = postingsDepth(50) + 200;
+    const ep = await seedEpisode(f, { owners: ['kim'], subject: 'kites', facts: [] });
+    await f.db.query(
+      `INSERT INTO atomic_facts (tenant_id, id, episode_id, app_id, project_id, owner_ids, ts, content)
+       SELECT 'tenant-a', md5('kite' || g), $1, 'default', 'default', ARRAY['kim'], g,
+              repeat('kite ', 1 + g % 3) || 'flown ' || repeat('on the windy beach near the old pier ', g % 7)
+              || CASE WHEN g % 11 = 0 THEN 'string snapped' ELSE '' END
+       FROM generate_series(1, $2::int) g`,
+      [ep.id, n],
+    );
+    const run = (filters?: Record<string, unknown>) =>
+      f.search.search(
+        { tenantId: 'tenant-a' },
+        SearchInput.parse({
+          user_id: 'kim',
+          query: 'kite string',
+          method: 'keyword',
+          top_k: 20,
+          ...(filters ? { filters } : {}),
+        }),
+      );
+    // A filter every row passes takes the other path (rows matching a query term).
+    const [posted, rows] = await Promise.all([run(), run({ timestamp: { gte: 0 } })]);
+    const facts = (r: Awaited<ReturnType<typeof run>>) =>
+      r.episodes.flatMap((e) => e.atomic_facts.map((x) => [x.id, x.score]));
+    expect(facts(posted).length).toBeGreaterThan(0);
+    expect(facts(posted)).toEqual(facts(rows));
+  });
+});
