@@ -227,15 +227,21 @@ export class TaskQueue {
     }
   }
 
-  private async claim(taskId?: { tenantId: string; id: string }): Promise<TaskRow | undefined> {
+  /**
+   * Claims the oldest runnable job, or with `own` the job itself or, while it waits behind
+   * its chain, the runnable job at the head of that chain (a session's earlier work).
+   */
+  private async claim(own?: { tenantId: string; id: string }): Promise<TaskRow | undefined> {
     const params: unknown[] = [this.workerId, this.leaseMs];
     let pick = `SELECT tenant_id, id FROM tasks
       WHERE (status = 'queued' AND run_after <= now()) OR (status = 'processing' AND locked_until < now())
       ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED`;
-    if (taskId) {
-      params.push(taskId.tenantId, taskId.id);
-      pick = `SELECT tenant_id, id FROM tasks WHERE tenant_id = $3 AND id = $4 AND status = 'queued' AND run_after <= now()
-        FOR UPDATE SKIP LOCKED`;
+    if (own) {
+      params.push(own.tenantId, own.id);
+      pick = `SELECT tenant_id, id FROM tasks
+        WHERE tenant_id = $3 AND status = 'queued' AND run_after <= now()
+          AND (id = $4 OR chain_key = (SELECT chain_key FROM tasks WHERE tenant_id = $3 AND id = $4))
+        ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED`;
     }
     const rows = await this.db.query<TaskRow>(
       `UPDATE tasks SET status = 'processing', attempts = attempts + 1, locked_by = $1,
@@ -346,14 +352,19 @@ export class TaskQueue {
   }
 
   /**
-   * Runs a job in this process now if it is runnable, else waits (up to timeoutMs) for
-   * whichever worker gets it. Returns the job's row as it stands at the end.
+   * Runs a job in this process now, with the jobs of its chain that must run before it (a
+   * synchronous add runs its own session's queued work, not everyone's: its latency does
+   * not depend on the rest of the queue). A chain job another worker holds is waited for
+   * (up to timeoutMs). Returns the job's row as it stands at the end.
    */
   async runOrWait(tenantId: string, id: string, timeoutMs: number): Promise<TaskRow | undefined> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const claimed = await this.claim({ tenantId, id });
-      if (claimed) await this.launch(claimed);
+      if (claimed) {
+        await this.launch(claimed);
+        if (claimed.id !== id && Date.now() < deadline) continue;
+      }
       const row = await this.get(tenantId, id);
       if (!row || row.status === 'success' || row.status === 'failed') return row;
       const left = deadline - Date.now();

@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DRIVERS } from '../helpers/drivers.js';
+import { startTestServer, type TestServer } from '../helpers/engram.js';
+import { assistant, MIN, T0, user } from '../helpers/messages.js';
+
+/**
+ * A synchronous add (and flush) waits for its own session's work only. With no background
+ * worker at all, the only way its answer can be `extracted` is that the request ran its
+ * session's earlier queued job and then its own; other sessions' jobs stay queued.
+ */
+describe.each(DRIVERS)('a synchronous add runs its own session’s work [%s]', (driver) => {
+  let s: TestServer;
+  let keyA: string;
+  let keyB: string;
+  const task = async (key: string, id: string) =>
+    (await s.call('GET', `/api/v2/tasks/${id}`, { key })).body.data.status as string;
+
+  beforeAll(async () => {
+    s = await startTestServer(driver, { ENGRAM_WORKERS: 'false', ENGRAM_SYNC_WAIT_MS: '60000' });
+    keyA = await s.key('tenant-a');
+    keyB = await s.key('tenant-b');
+  });
+  afterAll(() => s.close());
+
+  it('runs the session’s queued async job and its own; leaves other sessions’ jobs queued', async () => {
+    const add = (key: string, body: unknown) => s.call('POST', '/api/v2/memory/add', { key, body });
+    // queued first: another tenant's session and another session of the same tenant
+    const other = await add(keyB, {
+      session_id: 'b1',
+      async_mode: true,
+      messages: [user('bea', 'I repair old radios on weekends', T0)],
+    });
+    const sibling = await add(keyA, {
+      session_id: 'a2',
+      async_mode: true,
+      messages: [user('ada', 'My brother plays the cello', T0)],
+    });
+    const earlier = await add(keyA, {
+      session_id: 'a1',
+      async_mode: true,
+      messages: [user('ada', 'I am training for a half marathon in April', T0)],
+    });
+    expect([other.status, sibling.status, earlier.status]).toEqual([202, 202, 202]);
+
+    const flush = await s.call('POST', '/api/v2/memory/flush', {
+      key: keyA,
+      body: { session_id: 'a1' },
+    });
+    expect(flush.status).toBe(200);
+    expect(flush.body.data.status).toBe('extracted');
+    expect(await task(keyA, earlier.body.data.task_id)).toBe('success');
+    expect(await task(keyA, sibling.body.data.task_id)).toBe('queued');
+    expect(await task(keyB, other.body.data.task_id)).toBe('queued');
+
+    // a synchronous add behind an async one of its session
+    const next = await add(keyA, {
+      session_id: 'a3',
+      async_mode: true,
+      messages: [user('ada', 'We moved the book club to Thursdays', T0 + MIN)],
+    });
+    const sync = await add(keyA, {
+      session_id: 'a3',
+      messages: [assistant('helper', 'Thursday book club, noted.', T0 + 2 * MIN)],
+    });
+    expect(sync.status).toBe(200);
+    expect(await task(keyA, next.body.data.task_id)).toBe('success');
+    expect(await task(keyA, sibling.body.data.task_id)).toBe('queued');
+    expect(await task(keyB, other.body.data.task_id)).toBe('queued');
+  });
+});
