@@ -1,16 +1,31 @@
 /**
  * npm run chaos -- [--cycles 8] [--clients 6] [--seed 1] [--driver pglite|postgres]
+ *                  [--pg-data DIR] [--outage-seconds 6]
  *
  * Several clients send mixed async and sync adds, episode updates and deletes while the
  * server is killed with SIGKILL at random points `cycles` times and started again on the
  * same store. Then checks that every acknowledged message is stored exactly once, that no
  * re-run job left duplicate episodes, and that every task has finished. Prints the figures;
  * exits 1 on any loss, duplicate or unfinished task.
+ *
+ * On PostgreSQL with `--pg-data` (the cluster's data directory, as .ci/start-postgres.sh
+ * made it under its first argument), the database itself is stopped half-way through for
+ * `--outage-seconds` and started again, engram left running: every answer during the
+ * outage must be 503 with Retry-After (or a success that beat the stop), and engram must
+ * serve again once the database is back, without a restart.
  */
-import { accountFor, type Call, client, turn, waitForTasks } from './client.js';
+import { execFileSync } from 'node:child_process';
+import { type Answer, accountFor, type Call, client, turn, waitForTasks } from './client.js';
 import { type Driver, driversFrom, options, startTarget } from './target.js';
 
-const opts = options({ cycles: '8', clients: '6', seed: '1', driver: '' });
+const opts = options({
+  cycles: '8',
+  clients: '6',
+  seed: '1',
+  driver: '',
+  'pg-data': '',
+  'outage-seconds': '6',
+});
 const ADMIN = process.env['ENGRAM_TEST_DATABASE_URL'];
 const T0 = 1_767_225_600_000;
 
@@ -26,16 +41,53 @@ function random(seed: number): () => number {
   };
 }
 
+/** pg_ctl on the cluster in dataDir (as the postgres user when run as root, like initdb). */
+function pgCtl(dataDir: string, args: string[]): void {
+  const bin = `${process.env['PG_BIN'] ?? '/usr/lib/postgresql/15/bin'}/pg_ctl`;
+  const argv = [bin, '-D', dataDir, '-w', ...args];
+  if (process.getuid?.() === 0)
+    execFileSync('su', ['postgres', '-s', '/bin/bash', '-c', argv.map((a) => `'${a}'`).join(' ')], {
+      stdio: 'ignore',
+    });
+  else execFileSync(argv[0]!, argv.slice(1), { stdio: 'ignore' });
+}
+
+interface Outage {
+  /** Answers while the database was down, by kind. */
+  unavailable: number;
+  withoutRetryAfter: number;
+  otherErrors: number;
+  succeeded: number;
+  /** From starting the database again to the first add acknowledged. */
+  recoveryMs: number;
+}
+
 async function chaosDriver(driver: Driver): Promise<boolean> {
   const rnd = random(Number(opts.seed));
   const target = await startTarget(driver, ADMIN, { ENGRAM_BOUNDARY_MAX_MESSAGES: '6' });
   try {
-    const call: Call = client(target.url, await target.key('chaos'));
+    const plain: Call = client(target.url, await target.key('chaos'));
+    const call: Call = async (method, path, body) => {
+      const r = await plain(method, path, body);
+      during(r);
+      return r;
+    };
     const acked = new Set<string>();
     const counts = { adds: 0, refused: 0, socket: 0, updates: 0, deletes: 0, five: 0 };
     let running = true;
+    let outage: Outage | undefined;
+    const during = (r: Answer) => {
+      if (!outage) return;
+      if (r.status === 503) {
+        outage.unavailable++;
+        if (!r.retryAfter) outage.withoutRetryAfter++;
+      } else if (r.status >= 200 && r.status < 300) outage.succeeded++;
+      else outage.otherErrors++;
+    };
     const tally = async (status: number) => {
-      if (status === 0) {
+      if (status === 503 && outage) {
+        await new Promise((r) => setTimeout(r, 200)); // the database is down: retry shortly
+      } else if (status === 0) {
         counts.socket++;
         await new Promise((r) => setTimeout(r, 100)); // the server is down: retry shortly
       } else if (status >= 500) counts.five++;
@@ -86,8 +138,36 @@ async function chaosDriver(driver: Driver): Promise<boolean> {
       }
     };
     const clients = Array.from({ length: Number(opts.clients) }, (_, c) => clientLoop(c));
+    const pgData = driver === 'postgres' ? opts['pg-data'] : '';
+    let outageSeen: Outage | undefined;
     for (let k = 0; k < Number(opts.cycles); k++) {
       await new Promise((r) => setTimeout(r, 1500 + rnd() * 3500));
+      if (pgData && k === Math.floor(Number(opts.cycles) / 2)) {
+        // the database goes away under load; engram keeps running
+        pgCtl(pgData, ['stop', '-m', 'fast']);
+        outage = { unavailable: 0, withoutRetryAfter: 0, otherErrors: 0, succeeded: 0, recoveryMs: 0 };
+        await new Promise((r) => setTimeout(r, Number(opts['outage-seconds']) * 1000));
+        const down = outage;
+        outage = undefined;
+        pgCtl(pgData, ['restart', '-l', `${pgData}/../log`]);
+        const back = performance.now();
+        for (let n = 0; ; n++) {
+          const r = await plain('POST', '/api/v2/memory/add', {
+            session_id: 'ch-recovery',
+            user_id: 'user-recovery',
+            async_mode: true,
+            messages: [turn('user-recovery', `ch-recovery-${n}`, T0 + n * 60_000)],
+          });
+          if (r.status === 202) {
+            acked.add(`ch-recovery-${n}`);
+            break;
+          }
+          if (performance.now() - back > 120_000) throw new Error('engram did not recover within 120 s');
+          await new Promise((res) => setTimeout(res, 250));
+        }
+        down.recoveryMs = performance.now() - back;
+        outageSeen = down;
+      }
       await target.kill('SIGKILL');
       await target.start();
     }
@@ -119,7 +199,15 @@ async function chaosDriver(driver: Driver): Promise<boolean> {
     console.log(
       `  duplicate episodes: ${dupEpisodes}; tasks not finished: ${unfinished} (open after wait: ${open})`,
     );
-    const ok = missing === 0 && doubled === 0 && dupEpisodes === 0 && unfinished === 0;
+    let outageOk = true;
+    if (outageSeen) {
+      const o = outageSeen;
+      console.log(
+        `  database stopped ${opts['outage-seconds']} s under load: ${o.unavailable} answers 503 (${o.withoutRetryAfter} without Retry-After), ${o.otherErrors} other errors, ${o.succeeded} succeeded; first add acknowledged ${(o.recoveryMs / 1000).toFixed(1)} s after the database restarted (engram not restarted)`,
+      );
+      outageOk = o.unavailable > 0 && o.withoutRetryAfter === 0 && o.otherErrors === 0;
+    } else if (driver === 'postgres') console.log('  database outage: not run (no --pg-data)');
+    const ok = outageOk && missing === 0 && doubled === 0 && dupEpisodes === 0 && unfinished === 0;
     if (!ok) process.stderr.write(target.stderr().slice(-3000));
     return ok;
   } finally {

@@ -3,6 +3,8 @@ export interface Answer {
   status: number;
   body: any;
   ms: number;
+  /** The Retry-After header, when the answer had one. */
+  retryAfter?: string;
   error?: string;
 }
 
@@ -27,7 +29,13 @@ export function client(url: string, key: string): Call {
       } catch {
         // not JSON
       }
-      return { status: res.status, body: parsed, ms: performance.now() - started };
+      const retryAfter = res.headers.get('retry-after');
+      return {
+        status: res.status,
+        body: parsed,
+        ms: performance.now() - started,
+        ...(retryAfter !== null ? { retryAfter } : {}),
+      };
     } catch (err) {
       return { status: 0, body: undefined, ms: performance.now() - started, error: String(err) };
     }

@@ -7,16 +7,21 @@
  * over a real /mcp session; also resources/read and prompts/get), against `engram serve` on
  * each driver (PostgreSQL when ENGRAM_TEST_DATABASE_URL is an admin URL). Prints the count
  * per status and fails on any 5xx, any error body outside the documented envelope, any
- * socket error, or a message stored by a rejected add.
+ * socket error, a message stored by a rejected add, or a side effect of a rejected write:
+ * after the concurrent run and its background work, `--write-checks` updates, deletes,
+ * feedback, profile edits and tag changes (REST and MCP) are sent one at a time, and the
+ * memory every owner holds is read before and after each one that is refused; at the end
+ * the stored feedback rows must be exactly the accepted ratings.
  */
 import fc from 'fast-check';
 import { ErrorBody, TaskErrorBody, V1ErrorBody } from '../../src/contract/errors.js';
 import type { EngramError } from '../../src/core/errors.js';
 import { styleForPath } from '../../src/http/errors.js';
-import { fromSchema, hostile, toJson } from './grammar.js';
+import { client, waitForTasks } from './client.js';
+import { fromSchema, hostile, NAMES, toJson } from './grammar.js';
 import { type Driver, driversFrom, options, startTarget, type Target } from './target.js';
 
-const opts = options({ requests: '10000', seed: '1', concurrency: '8', driver: '' });
+const opts = options({ requests: '10000', seed: '1', concurrency: '8', driver: '', 'write-checks': '200' });
 const ADMIN = process.env['ENGRAM_TEST_DATABASE_URL'];
 const ENVELOPES = { memory: ErrorBody, tasks: TaskErrorBody, v1: V1ErrorBody };
 
@@ -38,12 +43,32 @@ interface Tally {
   acceptedSessions: Set<string>;
   fuzzedSessions: Set<string>;
   requests: number;
+  /** Whether the last request was accepted (2xx REST, a tool result without isError). */
+  accepted: boolean;
+  feedbackAccepted: number;
+  writesChecked: number;
+  writesRefused: number;
 }
 
-function restRequests(doc: any): fc.Arbitrary<Req>[] {
+/** The writes whose refusals are checked for side effects. */
+const WRITE_PATH =
+  /^\/api\/v2\/memory\/(update|delete|delete_by_ids|feedback|edit|tag\/(bind|unbind|replace))$/;
+const WRITE_TOOLS = new Set([
+  'update_episode',
+  'delete_memories',
+  'delete_episodes',
+  'rate',
+  'tag_memories',
+  'untag_memories',
+  'retag_memories',
+  'edit_profile',
+]);
+
+function restRequests(doc: any, only: (path: string) => boolean = () => true): fc.Arbitrary<Req>[] {
   const components = doc.components?.schemas ?? {};
   const out: fc.Arbitrary<Req>[] = [];
   for (const [path, methods] of Object.entries<any>(doc.paths)) {
+    if (!only(path)) continue;
     for (const [method, op] of Object.entries<any>(methods)) {
       const params: any[] = op.parameters ?? [];
       const pathParams = params.filter((p) => p.in === 'path');
@@ -110,13 +135,17 @@ function restRequests(doc: any): fc.Arbitrary<Req>[] {
   return out;
 }
 
-function mcpRequests(tools: any[]): fc.Arbitrary<Req>[] {
-  const calls = tools.map((t) =>
+function toolCalls(tools: any[]): fc.Arbitrary<Req>[] {
+  return tools.map((t) =>
     fromSchema(t.inputSchema ?? {}, {}).map(
       (args) =>
         ({ kind: 'mcp', rpc: { method: 'tools/call', params: { name: t.name, arguments: args } } }) as Req,
     ),
   );
+}
+
+function mcpRequests(tools: any[]): fc.Arbitrary<Req>[] {
+  const calls = toolCalls(tools);
   const uri = fc.oneof(
     fc.constantFrom('users/u1/episodes', 'users/u1/profile', 'agents/agent-1/cases', 'agents/agent-1/skills'),
     fc
@@ -160,6 +189,10 @@ async function fuzzDriver(driver: Driver): Promise<Tally> {
     acceptedSessions: new Set(),
     fuzzedSessions: new Set(),
     requests: 0,
+    accepted: false,
+    feedbackAccepted: 0,
+    writesChecked: 0,
+    writesRefused: 0,
   };
   try {
     const key = await target.key('fuzz');
@@ -216,15 +249,40 @@ async function fuzzDriver(driver: Driver): Promise<Tally> {
     };
     await Promise.all(Array.from({ length: Number(opts.concurrency) }, worker));
 
-    // A rejected add stores nothing: every fuzz session in the store was acknowledged.
-    const stored = await target.inspect((db) =>
-      db.query<{ session_id: string }>(
+    // Refused writes change nothing: one at a time, once the background work is done, the
+    // memory of every owner is read before and after each write that is refused.
+    await waitForTasks(client(target.url, key), 600_000);
+    const writes = fc.sample(
+      fc.oneof(
+        ...restRequests(doc, (p) => WRITE_PATH.test(p)),
+        ...toolCalls(tools.filter((t: { name: string }) => WRITE_TOOLS.has(t.name))),
+      ),
+      { seed: Number(opts.seed) + 7, numRuns: Number(opts['write-checks']) },
+    );
+    for (const [k, w] of writes.entries()) {
+      const before = await memoryOf(target.url, auth);
+      await one(target, { v2: auth, v1: v1Auth }, mcp, w, reqs.length + k, tally);
+      tally.writesChecked++;
+      if (tally.accepted) continue;
+      tally.writesRefused++;
+      const after = await memoryOf(target.url, auth);
+      if (after !== before)
+        tally.violations.push(`a refused write changed memory: ${JSON.stringify(w).slice(0, 400)}`);
+    }
+
+    // A rejected add stores nothing: every fuzz session in the store was acknowledged; and
+    // every stored rating comes from an accepted feedback request.
+    const { stored, ratings } = await target.inspect(async (db) => ({
+      stored: await db.query<{ session_id: string }>(
         `SELECT DISTINCT session_id FROM messages WHERE session_id LIKE 'fz-%'`,
       ),
-    );
+      ratings: (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM feedback'))[0]!.n,
+    }));
     for (const { session_id } of stored)
       if (!tally.acceptedSessions.has(session_id))
         tally.violations.push(`stored from a rejected request: session ${session_id}`);
+    if (Number(ratings) !== tally.feedbackAccepted)
+      tally.violations.push(`${ratings} feedback rows stored for ${tally.feedbackAccepted} accepted ratings`);
   } finally {
     if (tally.violations.length) process.stderr.write(target.stderr().slice(-4000));
     await target.dispose();
@@ -275,6 +333,7 @@ async function one(
   t: Tally,
 ) {
   t.requests++;
+  t.accepted = false;
   const count = (k: string) => t.byStatus.set(k, (t.byStatus.get(k) ?? 0) + 1);
   const fail = (what: string) => {
     if (t.violations.length < 50) t.violations.push(`${what}: ${JSON.stringify(req).slice(0, 400)}`);
@@ -328,6 +387,8 @@ async function one(
         return;
       }
       count('mcp ok');
+      t.accepted = true;
+      if (req.rpc.params['name'] === 'rate') t.feedbackAccepted++;
       if (session) t.acceptedSessions.add(session);
       return;
     }
@@ -347,6 +408,8 @@ async function one(
     count(String(res.status));
     if (res.status >= 500) return fail(`REST ${res.status} ${text.slice(0, 200)}`);
     if (res.status < 400) {
+      t.accepted = true;
+      if (req.path === '/api/v2/memory/feedback') t.feedbackAccepted++;
       if (session) t.acceptedSessions.add(session);
       return;
     }
@@ -393,6 +456,9 @@ async function main() {
     );
     console.log(`  by status: ${statuses.join(', ')}`);
     console.log(`  adds traced: ${t.fuzzedSessions.size}, acknowledged: ${t.acceptedSessions.size}`);
+    console.log(
+      `  writes checked one at a time: ${t.writesChecked}, refused: ${t.writesRefused}; accepted ratings: ${t.feedbackAccepted}`,
+    );
     for (const v of t.violations.slice(0, 20)) console.log(`  VIOLATION ${v}`);
     if (t.violations.length || fiveXX) failed = true;
   }
@@ -404,4 +470,25 @@ await main();
 /** Every byte of the UTF-8 text percent-encoded (encodeURIComponent throws on lone surrogates). */
 function percentEncoded(v: string): string {
   return [...Buffer.from(v, 'utf8')].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
+}
+
+/** Every owner's memory of the fuzz tenant as the API reads it, as one string. */
+async function memoryOf(url: string, auth: Record<string, string>): Promise<string> {
+  const reads = NAMES.flatMap((name) => [
+    { memory_type: 'episode', user_id: name },
+    { memory_type: 'profile', user_id: name },
+    { memory_type: 'agent_case', agent_id: name },
+    { memory_type: 'agent_skill', agent_id: name },
+  ]);
+  const pages = await Promise.all(
+    reads.map(async (body) => {
+      const res = await fetch(`${url}/api/v2/memory/get`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ ...body, page_size: 100 }),
+      });
+      return `${res.status} ${JSON.stringify(((await res.json()) as { data?: unknown }).data)}`;
+    }),
+  );
+  return pages.join('\n');
 }

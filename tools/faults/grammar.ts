@@ -72,7 +72,7 @@ export const hostile: fc.Arbitrary<unknown> = fc.oneof(
 );
 
 /** Names drawn from a small pool so that requests meet each other's data. */
-const NAMES = ['u1', 'u2', 'alice', 'agent-1', 's1', 's2', 'default'];
+export const NAMES = ['u1', 'u2', 'alice', 'agent-1', 's1', 's2', 'default'];
 const TEXT = [
   'I moved to Porto last spring and started learning to surf.',
   'My sister Mira is a veterinarian in Ghent.',
