@@ -123,6 +123,12 @@ const SETTINGS = {
     flag: undefined,
     schema: z.coerce.number().min(0).max(10_080).default(30),
   },
+  /** Soft-deleted memory and messages are removed for good after this many days; 0 keeps them for `engram purge`. */
+  purgeDeletedAfterDays: {
+    env: 'ENGRAM_PURGE_DELETED_AFTER_DAYS',
+    flag: undefined,
+    schema: z.coerce.number().min(0).max(36_500).default(0),
+  },
 } as const;
 
 type Settings = typeof SETTINGS;

@@ -180,6 +180,7 @@ export async function openEngram(config: Config, opts: OpenOptions): Promise<Eng
       rules: boundaryRules(config),
     },
     config.idleExtractMinutes * 60_000,
+    config.purgeDeletedAfterDays * 86_400_000,
   );
   const reranker = config.rerankUrl
     ? new HttpReranker({

@@ -25,6 +25,9 @@ Usage:
                  copy the tenant's legacy v1 memories into v2 (N per transaction,
                  default 100); stopped at any point, run it again to carry on
   engram reindex re-embed every memory with the configured embedding model
+  engram purge   [--older-than-days N] [--tenant NAME] [--json]
+                 remove for good what delete only marked (messages and memory),
+                 all of it or what was deleted at least N days ago
 
 Options of every command:
   --data-dir DIR       embedded store directory (ENGRAM_DATA_DIR, default ./data)
@@ -47,6 +50,7 @@ const COMMON = {
   'api-version': { type: 'string' },
   label: { type: 'string' },
   batch: { type: 'string' },
+  'older-than-days': { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
@@ -124,6 +128,8 @@ async function run(argv: string[]): Promise<number | undefined> {
         : (await import('./migrate.js')).runMigrate(ctx);
     case 'reindex':
       return (await import('./reindex.js')).runReindex(ctx);
+    case 'purge':
+      return (await import('./purge.js')).runPurge(ctx);
     default:
       process.stderr.write(`engram: unknown command "${command}"\n\n${HELP}`);
       return 2;

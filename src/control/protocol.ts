@@ -15,6 +15,7 @@ export type ControlRequest =
   | { op: 'keys.list'; args: { tenant?: string } }
   | { op: 'keys.revoke'; args: { key: string } }
   | { op: 'v1.migrate'; args: { tenant: string; batch: number } }
+  | { op: 'purge'; args: { olderThanMs: number; tenant?: string } }
   | { op: 'mcp'; args: { tenant: string } };
 
 export type ControlResponse =

@@ -78,6 +78,8 @@ async function run(engram: Engram, req: Exclude<ControlRequest, { op: 'mcp' }>):
       return engram.keys.revoke(req.args.key);
     case 'v1.migrate':
       return engram.v1.migrate(req.args.tenant, req.args.batch);
+    case 'purge':
+      return engram.memory.purge(req.args.olderThanMs, req.args.tenant);
     default:
       throw new Error(`unknown control op ${(req as { op: string }).op}`);
   }

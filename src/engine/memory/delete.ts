@@ -10,13 +10,17 @@ import type { Ctx, MemoryDeps } from './deps.js';
 
 /**
  * delete by scope (soft delete; counts what was removed across memory types):
- * - user_id alone: the user's episodes, facts and profile, and the user's own messages not
- *   yet extracted. An episode shared with other users loses this owner only (and is
+ * - user_id alone: the user's episodes, facts and profile, and every message the user sent,
+ *   extracted or not. An episode shared with other users loses this owner only (and is
  *   deleted once nobody owns it).
- * - user_id + session_id: only what that session produced for the user; the profile stays.
- * - agent_id (+ session_id): the agent's cases (of that session), and its skills when no
- *   session narrows it.
- * - session_id alone: everything extracted from the session, and its pending messages.
+ * - user_id + session_id: only what that session produced for the user, and the user's
+ *   messages of that session; the profile stays.
+ * - agent_id (+ session_id): the agent's cases (of that session), its skills when no
+ *   session narrows it, and the agent's messages (of that session).
+ * - session_id alone: everything extracted from the session, and all its messages.
+ * Deleted messages are in no read or search (LIVE_MESSAGES) until `engram purge` removes
+ * them. The messages go first: their row locks make the delete wait for an extraction of
+ * them that is committing, so the episode it writes is deleted too.
  */
 export async function deleteByScope(deps: MemoryDeps, ctx: Ctx, input: DeleteInput): Promise<DeleteData> {
   const filters = (['user_id', 'agent_id', 'session_id'] as const).filter((k) => input[k] != null);
@@ -43,6 +47,7 @@ export async function deleteByScope(deps: MemoryDeps, ctx: Ctx, input: DeleteInp
       const user = input.user_id;
       const p = [...base, user, session];
       const where = `${scope} AND owner_ids @> ARRAY[$4]::text[] AND ($5::text IS NULL OR session_id = $5)`;
+      await deleteMessages(tx, `${scope} AND sender_id = $4 AND ($5::text IS NULL OR session_id = $5)`, p);
       // Episodes owned by this user alone are deleted; shared ones drop the owner.
       const gone = await tx.query<{ id: string }>(
         `UPDATE episodes SET deleted_at = now(), delete_reason = 'scope', updated_at = now()
@@ -74,13 +79,13 @@ export async function deleteByScope(deps: MemoryDeps, ctx: Ctx, input: DeleteInp
           profiles.map((r) => r.id),
         );
       }
-      await deletePendingMessages(
-        tx,
-        `${scope} AND sender_id = $4 AND ($5::text IS NULL OR session_id = $5)`,
-        p,
-      );
     } else if (input.agent_id != null) {
       const agent = input.agent_id;
+      await deleteMessages(tx, `${scope} AND sender_id = $4 AND ($5::text IS NULL OR session_id = $5)`, [
+        ...base,
+        agent,
+        session,
+      ]);
       const cases = await tx.query<{ id: string }>(
         `UPDATE agent_cases SET deleted_at = now(), updated_at = now()
          WHERE ${scope} AND agent_id = $4 AND ($5::text IS NULL OR session_id = $5) RETURNING id`,
@@ -102,13 +107,9 @@ export async function deleteByScope(deps: MemoryDeps, ctx: Ctx, input: DeleteInp
           skills.map((r) => r.id),
         );
       }
-      await deletePendingMessages(
-        tx,
-        `${scope} AND sender_id = $4 AND ($5::text IS NULL OR session_id = $5)`,
-        [...base, agent, session],
-      );
     } else {
       const p = [...base, session];
+      await deleteMessages(tx, `${scope} AND session_id = $4`, p);
       const eps = await tx.query<{ id: string; owner_ids: string[] }>(
         `UPDATE episodes SET deleted_at = now(), delete_reason = 'scope', updated_at = now()
          WHERE ${scope} AND session_id = $4 RETURNING id, owner_ids`,
@@ -129,7 +130,6 @@ export async function deleteByScope(deps: MemoryDeps, ctx: Ctx, input: DeleteInp
         [...new Set(cases.map((c) => c.agent_id))],
         cases.map((c) => c.id),
       );
-      await deletePendingMessages(tx, `${scope} AND session_id = $4`, p);
     }
     return n;
   });
@@ -137,9 +137,9 @@ export async function deleteByScope(deps: MemoryDeps, ctx: Ctx, input: DeleteInp
   return { filters, count };
 }
 
-/** Messages not yet extracted stop being memory-to-be (they would surface in search). */
-async function deletePendingMessages(tx: Sql, where: string, params: unknown[]) {
-  await tx.query(`UPDATE messages SET deleted_at = now() WHERE ${where} AND state <> 'extracted'`, params);
+/** The scope's messages, extracted or not. */
+async function deleteMessages(tx: Sql, where: string, params: unknown[]) {
+  await tx.query(`UPDATE messages SET deleted_at = now() WHERE ${where}`, params);
 }
 
 /**

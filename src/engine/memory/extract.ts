@@ -5,6 +5,7 @@ import type { Extraction, SegmentMessage } from '../../core/ports.js';
 import { agentChain, type Ctx, type MemoryDeps, type Scope } from './deps.js';
 import { segmentMessages, toSegmentMessage } from './messages.js';
 import { emptyProfile, mergeProfile } from './profile.js';
+import { LIVE_MESSAGES } from './stored-message.js';
 
 /** pgvector's text form of a vector. */
 export const vectorText = (v: readonly number[]) => `[${v.join(',')}]`;
@@ -43,11 +44,13 @@ export async function extractSegment(
   ]);
 
   const written = await deps.db.transaction(async (tx) => {
+    // The segment's live messages, locked: a delete waits for this write, and a message
+    // deleted since the read above is not locked here (the segment is read again below).
     const still = await tx.query(
-      `SELECT id FROM messages WHERE tenant_id = $1 AND segment_id = $2 AND state = 'segmented' FOR UPDATE`,
+      `SELECT id FROM ${LIVE_MESSAGES} m WHERE tenant_id = $1 AND segment_id = $2 AND state = 'segmented' FOR UPDATE`,
       [ctx.tenantId, segmentId],
     );
-    if (!still.length) return undefined;
+    if (still.length !== pending.length) return still.length ? 'changed' : undefined;
     const ids = await writeExtraction(tx, ctx, scope, segmentId, segment, humans, extraction, vectors);
     await tx.query(
       `UPDATE messages SET state = 'extracted' WHERE tenant_id = $1 AND segment_id = $2 AND state = 'segmented'`,
@@ -68,6 +71,7 @@ export async function extractSegment(
     return ids;
   });
   if (!written) return false;
+  if (written === 'changed') return extractSegment(deps, ctx, scope, segmentId);
   const base = {
     tenantId: ctx.tenantId,
     appId: scope.appId,

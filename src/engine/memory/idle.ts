@@ -1,6 +1,7 @@
 import { chainLock } from '../jobs/queue.js';
 import { type MemoryDeps, type Scope, sessionChain } from './deps.js';
 import { enqueueProcess } from './process.js';
+import { LIVE_MESSAGES } from './stored-message.js';
 
 /**
  * Idle sessions: buffered messages wait for an extraction boundary (a day change, a long
@@ -16,8 +17,8 @@ export async function sweepIdleSessions(deps: MemoryDeps, idleMs: number, limit 
     project_id: string;
     session_id: string;
   }>(
-    `SELECT tenant_id, app_id, project_id, session_id FROM messages
-     WHERE state = 'buffered' AND deleted_at IS NULL
+    `SELECT tenant_id, app_id, project_id, session_id FROM ${LIVE_MESSAGES} m
+     WHERE state = 'buffered'
      GROUP BY tenant_id, app_id, project_id, session_id
      HAVING max(created_at) < now() - make_interval(secs => $1::float8 / 1000.0)
      LIMIT ${Math.trunc(limit)}`,

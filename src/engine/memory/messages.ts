@@ -4,6 +4,7 @@ import { jsonParam, type Row, type Sql } from '../../core/db.js';
 import { newId } from '../../core/ids.js';
 import type { SegmentMessage, ToolCall } from '../../core/ports.js';
 import type { Scope } from './deps.js';
+import { LIVE_MESSAGES } from './stored-message.js';
 
 /** Stored messages: insert, read back as extraction sees them. */
 export interface MessageRow extends Row {
@@ -97,15 +98,15 @@ export async function sessionMessages(
   state: string,
 ): Promise<MessageRow[]> {
   return q.query<MessageRow>(
-    `SELECT * FROM messages WHERE tenant_id = $1 AND app_id = $2 AND project_id = $3 AND session_id = $4
-       AND state = $5 AND deleted_at IS NULL ${ORDER}`,
+    `SELECT * FROM ${LIVE_MESSAGES} m WHERE tenant_id = $1 AND app_id = $2 AND project_id = $3 AND session_id = $4
+       AND state = $5 ${ORDER}`,
     [tenantId, scope.appId, scope.projectId, sessionId, state],
   );
 }
 
 export async function segmentMessages(q: Sql, tenantId: string, segmentId: string): Promise<MessageRow[]> {
   return q.query<MessageRow>(
-    `SELECT * FROM messages WHERE tenant_id = $1 AND segment_id = $2 AND deleted_at IS NULL ${ORDER}`,
+    `SELECT * FROM ${LIVE_MESSAGES} m WHERE tenant_id = $1 AND segment_id = $2 ${ORDER}`,
     [tenantId, segmentId],
   );
 }

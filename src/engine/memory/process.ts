@@ -5,6 +5,7 @@ import { cutSegments } from './boundary.js';
 import { type Ctx, type MemoryDeps, type Scope, sessionChain } from './deps.js';
 import { extractSegment } from './extract.js';
 import { sessionMessages, toSegmentMessage } from './messages.js';
+import { LIVE_MESSAGES } from './stored-message.js';
 
 /**
  * The `memory.process` job, one per add or flush, run in order per session:
@@ -94,9 +95,8 @@ export async function processSession(deps: MemoryDeps, task: TaskRow): Promise<P
     );
 
   const open = await deps.db.query<{ segment_id: string }>(
-    `SELECT segment_id FROM messages
+    `SELECT segment_id FROM ${LIVE_MESSAGES} m
      WHERE tenant_id = $1 AND app_id = $2 AND project_id = $3 AND session_id = $4 AND state = 'segmented'
-       AND deleted_at IS NULL
      GROUP BY segment_id ORDER BY min(seq)`,
     [ctx.tenantId, scope.appId, scope.projectId, sessionId],
   );

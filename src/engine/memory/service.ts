@@ -23,6 +23,7 @@ import { sweepIdleSessions } from './idle.js';
 import { messagesInsert } from './messages.js';
 import { enqueueProcess, type ProcessResult, processSession } from './process.js';
 import { editProfile } from './profile-edit.js';
+import { type PurgeCounts, purgeDeleted } from './purge.js';
 import { getMemories } from './read.js';
 import { consolidateSkills } from './skills.js';
 import { changeTags, type TagChange } from './tags.js';
@@ -37,10 +38,13 @@ export class MemoryService {
   /**
    * @param idleMs buffered messages of a session that received nothing new for this long
    *   are extracted by the workers (0: only boundaries and flushes extract).
+   * @param purgeAfterMs soft-deleted rows are removed for good by the workers once deleted
+   *   this long (0: only `engram purge` removes them).
    */
   constructor(
     private readonly deps: MemoryDeps,
     idleMs = 0,
+    purgeAfterMs = 0,
   ) {
     deps.queue.register('memory.process', (t) => processSession(deps, t));
     deps.queue.register('memory.skill', (t) => consolidateSkills(deps, t));
@@ -48,6 +52,11 @@ export class MemoryService {
     if (idleMs > 0)
       deps.queue.every(Math.min(60_000, Math.max(250, idleMs / 4)), async () => {
         await sweepIdleSessions(deps, idleMs);
+      });
+    if (purgeAfterMs > 0)
+      deps.queue.every(Math.min(3_600_000, Math.max(1000, purgeAfterMs / 4)), async () => {
+        const n = await purgeDeleted(deps.db, purgeAfterMs);
+        if (Object.values(n).some((v) => v > 0)) deps.log.info('purged deleted memory', { ...n });
       });
   }
 
@@ -172,6 +181,11 @@ export class MemoryService {
 
   delete(ctx: Ctx, input: DeleteInput): Promise<DeleteData> {
     return deleteByScope(this.deps, ctx, input);
+  }
+
+  /** Removes for good the rows soft-deleted at least olderThanMs ago (engram purge). */
+  purge(olderThanMs = 0, tenantId?: string): Promise<PurgeCounts> {
+    return purgeDeleted(this.deps.db, olderThanMs, tenantId);
   }
 
   deleteByIds(ctx: Ctx, input: DeleteByIdsInput): Promise<DeleteByIdsData> {

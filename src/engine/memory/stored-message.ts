@@ -6,6 +6,14 @@ import { isoRequired } from '../../core/time.js';
  * A stored message as the API answers it (the inspector's provenance reads): the columns to
  * select from `messages m` and the row-to-item mapping.
  */
+/**
+ * The messages every read selects from: live rows only. A message soft-deleted with its
+ * owner's or its session's memory is in no read, search or extraction from then on. Only
+ * writes and `engram purge` name the table itself; test/hardening/deleted-messages.test.ts
+ * holds every other statement in src/ to this.
+ */
+export const LIVE_MESSAGES = '(SELECT * FROM messages WHERE deleted_at IS NULL)';
+
 export type MessageItem = Omit<z.infer<typeof UnprocessedMessage>, 'score'>;
 
 export const MESSAGE_COLUMNS = `m.id, m.app_id, m.project_id, m.session_id, m.sender_id, m.sender_name, m.role,

@@ -4,6 +4,7 @@ import type { SearchData } from '../../contract/search.js';
 import type { Sql } from '../../core/db.js';
 import { isoRequired } from '../../core/time.js';
 import { compileFilter } from '../filters.js';
+import { LIVE_MESSAGES } from '../memory/stored-message.js';
 import { orQuery } from './keyword.js';
 import type { SearchScope } from './scope.js';
 
@@ -72,12 +73,12 @@ export async function unprocessedMessages(
   const rows = await q.query<MessageRow>(
     `SELECT m.id, m.app_id, m.project_id, m.session_id, m.sender_id, m.sender_name, m.role, m.content,
             m.content_items, m.tool_calls, m.tool_call_id, m.ts${score}
-     FROM messages m
-     WHERE m.tenant_id = $1 AND m.app_id = $2 AND m.project_id = $3 AND m.deleted_at IS NULL
+     FROM ${LIVE_MESSAGES} m
+     WHERE m.tenant_id = $1 AND m.app_id = $2 AND m.project_id = $3
        AND m.state <> 'extracted' ${match}
-       AND m.session_id IN (SELECT o.session_id FROM messages o
+       AND m.session_id IN (SELECT o.session_id FROM ${LIVE_MESSAGES} o
                             WHERE o.tenant_id = $1 AND o.app_id = $2 AND o.project_id = $3
-                              AND o.sender_id = $4 AND o.deleted_at IS NULL)
+                              AND o.sender_id = $4)
        AND ${cond}
      ORDER BY ${order} LIMIT $${params.length}`,
     params,
