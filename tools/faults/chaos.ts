@@ -60,6 +60,8 @@ interface Outage {
   succeeded: number;
   /** From starting the database again to the first add acknowledged. */
   recoveryMs: number;
+  /** Answers to the recovery probe before that, by status. */
+  probes: Map<number, number>;
 }
 
 async function chaosDriver(driver: Driver): Promise<boolean> {
@@ -145,7 +147,14 @@ async function chaosDriver(driver: Driver): Promise<boolean> {
       if (pgData && k === Math.floor(Number(opts.cycles) / 2)) {
         // the database goes away under load; engram keeps running
         pgCtl(pgData, ['stop', '-m', 'fast']);
-        outage = { unavailable: 0, withoutRetryAfter: 0, otherErrors: 0, succeeded: 0, recoveryMs: 0 };
+        outage = {
+          unavailable: 0,
+          withoutRetryAfter: 0,
+          otherErrors: 0,
+          succeeded: 0,
+          recoveryMs: 0,
+          probes: new Map(),
+        };
         await new Promise((r) => setTimeout(r, Number(opts['outage-seconds']) * 1000));
         const down = outage;
         outage = undefined;
@@ -162,6 +171,7 @@ async function chaosDriver(driver: Driver): Promise<boolean> {
             acked.add(`ch-recovery-${n}`);
             break;
           }
+          down.probes.set(r.status, (down.probes.get(r.status) ?? 0) + 1);
           if (performance.now() - back > 120_000) throw new Error('engram did not recover within 120 s');
           await new Promise((res) => setTimeout(res, 250));
         }
@@ -203,7 +213,7 @@ async function chaosDriver(driver: Driver): Promise<boolean> {
     if (outageSeen) {
       const o = outageSeen;
       console.log(
-        `  database stopped ${opts['outage-seconds']} s under load: ${o.unavailable} answers 503 (${o.withoutRetryAfter} without Retry-After), ${o.otherErrors} other errors, ${o.succeeded} succeeded; first add acknowledged ${(o.recoveryMs / 1000).toFixed(1)} s after the database restarted (engram not restarted)`,
+        `  database stopped ${opts['outage-seconds']} s under load: ${o.unavailable} answers 503 (${o.withoutRetryAfter} without Retry-After), ${o.otherErrors} other errors, ${o.succeeded} succeeded; first add acknowledged ${(o.recoveryMs / 1000).toFixed(1)} s after the database restarted (engram not restarted; probes before it: ${[...o.probes].map(([k, v]) => `${k} x${v}`).join(', ') || 'none'})`,
       );
       outageOk = o.unavailable > 0 && o.withoutRetryAfter === 0 && o.otherErrors === 0;
     } else if (driver === 'postgres') console.log('  database outage: not run (no --pg-data)');
