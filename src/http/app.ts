@@ -8,7 +8,7 @@ import { RateBuckets } from '../engine/rate-buckets.js';
 import type { Engram } from '../engram.js';
 import { mcpHttpHandler } from '../mcp/http.js';
 import { allowedMethods } from './allowed-methods.js';
-import { bearerAuth } from './auth.js';
+import { bearerAuth, drainBody } from './auth.js';
 import { sendError } from './errors.js';
 import { observeRequests } from './observe.js';
 import { openApiDocument } from './openapi.js';
@@ -109,7 +109,10 @@ export function createHttpApp(engram: Engram, opts: HttpOptions, log: Logger): H
   registerRoutes(app, engram);
 
   const methodsFor = allowedMethods(app);
-  app.notFound((c) => {
+  // Every refusal reads the request body first (drainBody): answering while the client is
+  // still sending makes the connection close under it.
+  app.notFound(async (c) => {
+    await drainBody(c.req.raw);
     const allow = methodsFor(c.req.path);
     if (allow.length === 0)
       return sendError(c, new EngramError('NotFound', `no route for ${c.req.method} ${c.req.path}`));
@@ -123,7 +126,8 @@ export function createHttpApp(engram: Engram, opts: HttpOptions, log: Logger): H
     );
   });
 
-  app.onError((err, c) => {
+  app.onError(async (err, c) => {
+    if (!clientWentAway(c.req.raw, err)) await drainBody(c.req.raw);
     if (clientWentAway(c.req.raw, err)) {
       // Nobody reads this answer and nothing failed on our side: not an error to log.
       log.debug('client disconnected mid-request', { request_id: c.get('requestId'), path: c.req.path });

@@ -168,4 +168,16 @@ describe.each(DRIVERS)('hostile input gets 4xx in the envelope, never 5xx [%s]',
       expect(wrong.status).toBe(403);
     }
   });
+
+  it('reads a large body before any other refusal (404, 405, a bad path id), so the connection stays usable', async () => {
+    const body = JSON.stringify({ title: 't', pad: 'x'.repeat(300_000) });
+    const key = await s.key('hostile');
+    for (let i = 0; i < 10; i++) {
+      expect((await s.call('POST', '/api/v2/no/such/route', { key, body })).status).toBe(404);
+      expect((await s.call('PUT', '/api/v2/memory/add', { key, body })).status).toBe(405);
+      expect((await s.call('PATCH', '/api/v2/knowledge_bases/kb/documents/%00', { key, body })).status).toBe(
+        422,
+      );
+    }
+  });
 });
