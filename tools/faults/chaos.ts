@@ -62,6 +62,8 @@ interface Outage {
   recoveryMs: number;
   /** Answers to the recovery probe before that, by status. */
   probes: Map<number, number>;
+  firstOther?: string;
+  recovered?: boolean;
 }
 
 async function chaosDriver(driver: Driver): Promise<boolean> {
@@ -172,10 +174,13 @@ async function chaosDriver(driver: Driver): Promise<boolean> {
             break;
           }
           down.probes.set(r.status, (down.probes.get(r.status) ?? 0) + 1);
-          if (performance.now() - back > 120_000) throw new Error('engram did not recover within 120 s');
+          if (r.status !== 503 && r.status !== 0 && !down.firstOther)
+            down.firstOther = `${r.status} ${JSON.stringify(r.body).slice(0, 300)}`;
+          if (performance.now() - back > 120_000) break;
           await new Promise((res) => setTimeout(res, 250));
         }
         down.recoveryMs = performance.now() - back;
+        down.recovered = down.recoveryMs <= 120_000;
         outageSeen = down;
       }
       await target.kill('SIGKILL');
@@ -215,7 +220,10 @@ async function chaosDriver(driver: Driver): Promise<boolean> {
       console.log(
         `  database stopped ${opts['outage-seconds']} s under load: ${o.unavailable} answers 503 (${o.withoutRetryAfter} without Retry-After), ${o.otherErrors} other errors, ${o.succeeded} succeeded; first add acknowledged ${(o.recoveryMs / 1000).toFixed(1)} s after the database restarted (engram not restarted; probes before it: ${[...o.probes].map(([k, v]) => `${k} x${v}`).join(', ') || 'none'})`,
       );
-      outageOk = o.unavailable > 0 && o.withoutRetryAfter === 0 && o.otherErrors === 0;
+      if (!o.recovered)
+        console.log(`  engram did NOT recover within 120 s; first other answer: ${o.firstOther ?? 'none'}`);
+      outageOk =
+        o.unavailable > 0 && o.withoutRetryAfter === 0 && o.otherErrors === 0 && o.recovered === true;
     } else if (driver === 'postgres') console.log('  database outage: not run (no --pg-data)');
     const ok = outageOk && missing === 0 && doubled === 0 && dupEpisodes === 0 && unfinished === 0;
     if (!ok) process.stderr.write(target.stderr().slice(-3000));
