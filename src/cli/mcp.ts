@@ -4,6 +4,7 @@ import { TENANT_RE } from '../engine/keys.js';
 import type { Engram } from '../engram.js';
 import { serveMcpStream } from '../mcp/stdio.js';
 import { acquireLock, DataDirBusyError, waitForOwnerSocket } from '../store/lock.js';
+import { surviveClosedConnectionWrites } from '../store/postgres.js';
 import type { CliContext } from './main.js';
 
 /**
@@ -23,7 +24,10 @@ export async function runMcp(ctx: CliContext): Promise<number> {
     process.stderr.write('engram: --tenant must be 1-128 characters of [a-zA-Z0-9_.@+-]\n');
     return 2;
   }
-  if (config.databaseUrl) return serveHere(ctx, tenant);
+  if (config.databaseUrl) {
+    surviveClosedConnectionWrites(ctx.log);
+    return serveHere(ctx, tenant);
+  }
   for (let attempt = 0; ; attempt++) {
     const owner = await waitForOwnerSocket(config.dataDir);
     if (owner?.socket) return bridge(owner.socket, tenant);

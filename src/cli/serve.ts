@@ -2,10 +2,12 @@ import { startControlServer } from '../control/server.js';
 import { openEngram } from '../engram.js';
 import { startHttpServer } from '../http/server.js';
 import { mcpSocketHandler } from '../mcp/stdio.js';
+import { surviveClosedConnectionWrites } from '../store/postgres.js';
 import type { CliContext } from './main.js';
 
 export async function runServe(ctx: CliContext): Promise<undefined> {
   const { config, log } = ctx;
+  if (config.databaseUrl) surviveClosedConnectionWrites(log);
   const engram = await openEngram(config, { command: 'serve', log, prepareSearch: true });
   let http: Awaited<ReturnType<typeof startHttpServer>>;
   try {

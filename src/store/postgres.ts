@@ -63,3 +63,35 @@ export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
     close: () => sql.end({ timeout: 5 }),
   };
 }
+
+let closedWriteGuard = false;
+
+/**
+ * postgres.js 3.4.9 (porsager/postgres#1154, #1208; no fixed release): a write of under
+ * 1 KB is sent from a setImmediate, and when its connection closes first (the server
+ * restarted, the network dropped) that timer dereferences the closed socket and throws
+ * where no await can catch it, ending the process. The query it belonged to has already
+ * been rejected with CONNECTION_CLOSED, so a long-running process (serve, mcp) drops that
+ * one exception and lives on; any other uncaught exception still ends it with exit code 1.
+ */
+export function surviveClosedConnectionWrites(log: { warn(msg: string, f?: object): void }): void {
+  if (closedWriteGuard) return;
+  closedWriteGuard = true;
+  process.on('uncaughtException', (err) => {
+    if (isClosedConnectionWrite(err)) {
+      log.warn('database connection closed under a pending write; its query was already failed', {});
+      return;
+    }
+    process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  });
+}
+
+export function isClosedConnectionWrite(err: unknown): boolean {
+  return (
+    err instanceof TypeError &&
+    /reading 'write'/.test(err.message) &&
+    /nextWrite/.test(err.stack ?? '') &&
+    /postgres[\\/]src[\\/]connection\.js/.test(err.stack ?? '')
+  );
+}
