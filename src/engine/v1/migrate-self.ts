@@ -2,7 +2,7 @@ import type { AddInput } from '../../contract/memory-write.js';
 import type { Db } from '../../core/db.js';
 import { EngramError } from '../../core/errors.js';
 import type { MemoryService } from '../memory/service.js';
-import { MESSAGE_COLUMNS, type MessageRow } from '../memory/stored-message.js';
+import { LIVE_MESSAGES, MESSAGE_COLUMNS, type MessageRow } from '../memory/stored-message.js';
 import { V1_SELF_PREFIX } from './self-hosted.js';
 
 /**
@@ -15,7 +15,7 @@ import { V1_SELF_PREFIX } from './self-hosted.js';
  */
 export async function selfHostedCounts(db: Db, tenant: string): Promise<{ total: number; migrated: number }> {
   const [row] = await db.query<{ total: string | number; migrated: string | number }>(
-    `SELECT (SELECT count(*) FROM messages WHERE tenant_id = $1 AND app_id LIKE $2 AND deleted_at IS NULL) AS total,
+    `SELECT (SELECT count(*) FROM ${LIVE_MESSAGES} m WHERE tenant_id = $1 AND app_id LIKE $2) AS total,
             (SELECT count(*) FROM v1_self_migrated WHERE tenant_id = $1) AS migrated`,
     [tenant, `${V1_SELF_PREFIX}%`],
   );
@@ -31,8 +31,8 @@ export async function migrateSelfHostedBatch(
 ): Promise<number> {
   const rows = await db.query<MessageRow>(
     `WITH todo AS (
-       SELECT m.* FROM messages m
-        WHERE m.tenant_id = $1 AND m.app_id LIKE $2 AND m.deleted_at IS NULL
+       SELECT m.* FROM ${LIVE_MESSAGES} m
+        WHERE m.tenant_id = $1 AND m.app_id LIKE $2
           AND NOT EXISTS (SELECT 1 FROM v1_self_migrated x WHERE x.tenant_id = m.tenant_id AND x.message_id = m.id)
      ), first AS (SELECT app_id, project_id, session_id FROM todo ORDER BY seq LIMIT 1)
      SELECT ${MESSAGE_COLUMNS} FROM todo m JOIN first f USING (app_id, project_id, session_id)
