@@ -150,6 +150,7 @@ export async function openEngram(config: Config, opts: OpenOptions): Promise<Eng
   const events = new MemoryEvents();
   const queue = new TaskQueue(db, log, {
     concurrency: config.workerConcurrency,
+    sharedSlots: db.driver === 'pglite',
     leaseMs: config.taskLeaseMs,
     maxAttempts: config.taskMaxAttempts,
     observe: (type, outcome, seconds) => metrics.observeTask(type, outcome, seconds),

@@ -68,3 +68,34 @@ describe.each(DRIVERS)('a synchronous add runs its own session’s work [%s]', (
     expect(await task(keyB, other.body.data.task_id)).toBe('queued');
   });
 });
+
+describe.each(DRIVERS)(
+  'jobs run in requests share the workers’ slots on the embedded store [%s]',
+  (driver) => {
+    it('runs at most ENGRAM_WORKER_CONCURRENCY jobs at once in the process (pglite), every job to success', async () => {
+      const s = await startTestServer(driver, { ENGRAM_WORKERS: 'false', ENGRAM_WORKER_CONCURRENCY: '1' });
+      try {
+        const queue = s.engram.queue;
+        let running = 0;
+        let most = 0;
+        queue.register('test.overlap', async () => {
+          running++;
+          most = Math.max(most, running);
+          await new Promise((r) => setTimeout(r, 50));
+          running--;
+          return {};
+        });
+        const jobs = await Promise.all(
+          ['c1', 'c2', 'c3', 'c4'].map((chain) =>
+            queue.enqueue(s.engram.db, { tenantId: 'tenant-a', type: 'test.overlap', chainKey: chain }),
+          ),
+        );
+        const rows = await Promise.all(jobs.map((j) => queue.runOrWait('tenant-a', j.id, 60_000)));
+        expect(rows.map((r) => r?.status)).toEqual(['success', 'success', 'success', 'success']);
+        if (driver === 'pglite') expect(most).toBe(1);
+      } finally {
+        await s.close();
+      }
+    });
+  },
+);

@@ -69,6 +69,12 @@ export class PermanentJobError extends Error {
 
 export interface QueueOptions {
   concurrency: number;
+  /**
+   * Jobs run inside requests (runOrWait) take the workers' slots, ahead of the workers:
+   * at most `concurrency` jobs run at once in this process. For the embedded store, whose
+   * one connection every job and request shares.
+   */
+  sharedSlots?: boolean;
   /** Attempts before a job fails, unless its enqueue says otherwise. */
   maxAttempts?: number;
   leaseMs?: number;
@@ -92,6 +98,10 @@ export class TaskQueue {
   private readonly pollMs: number;
   private readonly backoffMs: (attempt: number) => number;
   private running = 0;
+  /** Requests waiting for a slot to run their session's job (sharedSlots). */
+  private readonly slotWaiters: (() => void)[] = [];
+  /** Slots taken by requests that have not launched their job yet (sharedSlots). */
+  private reserved = 0;
   private timer: NodeJS.Timeout | undefined;
   private started = false;
   private polling = false;
@@ -211,7 +221,11 @@ export class TaskQueue {
     if (!this.started || this.polling) return;
     this.polling = true;
     try {
-      while (this.started && this.running < this.opts.concurrency) {
+      while (
+        this.started &&
+        this.running + this.reserved < this.opts.concurrency &&
+        !this.slotWaiters.length
+      ) {
         const task = await this.claim();
         if (!task) break;
         this.launch(task);
@@ -259,7 +273,8 @@ export class TaskQueue {
     const p = this.execute(task).finally(() => {
       this.running--;
       this.inflight.delete(p);
-      this.wake();
+      // a request waiting for this slot gets it before the workers poll again
+      if (!this.handOver()) this.wake();
     });
     this.inflight.add(p);
     return p;
@@ -360,11 +375,20 @@ export class TaskQueue {
   async runOrWait(tenantId: string, id: string, timeoutMs: number): Promise<TaskRow | undefined> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const claimed = await this.claim({ tenantId, id });
-      if (claimed) {
-        await this.launch(claimed);
-        if (claimed.id !== id && Date.now() < deadline) continue;
+      const release = await this.slot();
+      let claimed: TaskRow | undefined;
+      try {
+        claimed = await this.claim({ tenantId, id });
+      } catch (err) {
+        release();
+        throw err;
       }
+      if (claimed) {
+        const run = this.launch(claimed);
+        release();
+        await run;
+        if (claimed.id !== id && Date.now() < deadline) continue;
+      } else release();
       const row = await this.get(tenantId, id);
       if (!row || row.status === 'success' || row.status === 'failed') return row;
       const left = deadline - Date.now();
@@ -382,6 +406,31 @@ export class TaskQueue {
         set.add(done);
       });
     }
+  }
+
+  /**
+   * With sharedSlots: reserves one of the `concurrency` slots for a job run in a request,
+   * waiting for it ahead of the workers. Call the answer once the job is launched (or
+   * none was claimed).
+   */
+  private async slot(): Promise<() => void> {
+    if (!this.opts.sharedSlots) return () => {};
+    if (this.running + this.reserved < this.opts.concurrency) this.reserved++;
+    else await new Promise<void>((resolve) => this.slotWaiters.push(resolve)); // handed over reserved
+    return () => {
+      this.reserved--;
+      if (!this.handOver()) this.wake();
+    };
+  }
+
+  /** Gives a free slot to the first request waiting for one (already reserved for it). */
+  private handOver(): boolean {
+    if (this.running + this.reserved >= this.opts.concurrency) return false;
+    const waiter = this.slotWaiters.shift();
+    if (!waiter) return false;
+    this.reserved++;
+    waiter();
+    return true;
   }
 
   /** Unfinished jobs per state, over every tenant (metrics). */
