@@ -109,9 +109,20 @@ const KINDS = {
   },
 };
 
+// A view answered after the user has moved on (another kind, another owner, another page)
+// is dropped: only the latest request of each list may draw.
+let ownersSeq = 0;
+let itemsSeq = 0;
+
 async function loadOwners() {
   const kind = $('#kind').value;
+  const seq = ++ownersSeq;
+  itemsSeq++;
+  // the previous kind's owners go at once, so no click can reach them while this loads
+  $('#owners').replaceChildren();
+  $('#items').replaceChildren();
   const data = await api('GET', `/api/v2/inspect/owners?kind=${kind}&page_size=200`);
+  if (seq !== ownersSeq) return;
   const ul = $('#owners');
   ul.replaceChildren(
     ...data.items.map((o) =>
@@ -128,11 +139,11 @@ async function loadOwners() {
     ),
   );
   if (data.items.length === 0) ul.append(h('li', { class: 'empty' }, 'No memories of this kind yet.'));
-  $('#items').replaceChildren();
 }
 
 async function loadItems(kind, owner, page) {
   const k = KINDS[kind];
+  const seq = ++itemsSeq;
   const data = await api('POST', '/api/v2/memory/get', {
     app_id: owner.app_id,
     project_id: owner.project_id,
@@ -177,6 +188,7 @@ async function loadItems(kind, owner, page) {
         )
       : null,
   );
+  if (seq !== itemsSeq) return;
   $('#items').replaceChildren(view);
 }
 
