@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { asArrivingNow } from '../core/arrival.js';
 import { EngramError, toEngramError } from '../core/errors.js';
 import { newRequestId } from '../core/ids.js';
 import type { Logger } from '../core/log.js';
@@ -36,6 +37,8 @@ const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 export function createHttpApp(engram: Engram, opts: HttpOptions, log: Logger): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>();
 
+  // Each request is work arriving now: the embedded store serves its statements in that order.
+  app.use('*', (_c, next) => asArrivingNow(next));
   app.use('*', async (c, next) => {
     const incoming = c.req.header('x-request-id');
     const id = incoming && REQUEST_ID_RE.test(incoming) ? incoming : newRequestId();

@@ -1,11 +1,13 @@
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { type Db, HNSW_SESSION, type Row, type Sql } from '../core/db.js';
+import { ArrivalGate } from './arrival-gate.js';
 
 /**
  * Embedded driver: PostgreSQL compiled to WASM, in this process, persisted to `dataDir`
  * (or in memory when dataDir is undefined). PGlite has one backend session, so callers
- * must never open the same directory twice: see store/lock.ts.
+ * must never open the same directory twice: see store/lock.ts. Statements and transactions
+ * go through an ArrivalGate (oldest work first, the event loop turning between two).
  */
 export async function openPglite(dataDir: string | undefined): Promise<Db> {
   const pg = await PGlite.create(dataDir ?? 'memory://', { extensions: { vector } });
@@ -18,10 +20,12 @@ export async function openPglite(dataDir: string | undefined): Promise<Db> {
     },
   });
   const base = wrap(pg);
+  const gate = new ArrivalGate();
   return {
     driver: 'pglite',
-    query: base.query,
-    transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
+    query: <T extends Row>(text: string, params?: readonly unknown[]) =>
+      gate.run(() => base.query<T>(text, params)),
+    transaction: (fn) => gate.run(() => pg.transaction((tx) => fn(wrap(tx)))),
     listen: async (channel, onPayload) => {
       const stop = await pg.listen(channel, onPayload);
       return () => stop();

@@ -2,10 +2,12 @@
  * npm run load -- [--clients 50] [--seconds 60] [--driver pglite|postgres]
  *
  * N clients × T seconds of mixed traffic against `engram serve` on each driver: async and
- * sync adds, get, search, flush, task reads. Prints p50/p95/p99 per route, answers by
+ * sync adds, get, search, flush, task reads, and a newcomer: one more client that opens a new
+ * connection for each request (GET /health). Prints p50/p95/p99 per route, answers by
  * status, and checks at the end that every acknowledged message is in the store exactly
  * once. Exits 1 on any 5xx, socket error or unaccounted message.
  */
+import { request } from 'node:http';
 import { accountFor, client, turn, waitForTasks } from './client.js';
 import { type Driver, driversFrom, options, percentile, startTarget } from './target.js';
 
@@ -67,8 +69,25 @@ async function loadDriver(driver: Driver): Promise<boolean> {
         }
       }
     };
+    // A client arriving while the others keep the server busy: GET /health (one statement)
+    // on a new connection every half second, timed from connect to the answer.
+    const newcomer = async () => {
+      while (performance.now() < until) {
+        const t0 = performance.now();
+        const status = await new Promise<number>((resolve) => {
+          const req = request(`${target.url}/health`, { agent: false }, (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode ?? 0));
+          });
+          req.on('error', () => resolve(0));
+          req.end();
+        });
+        note('new client', status, performance.now() - t0);
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    };
     const started = performance.now();
-    await Promise.all(Array.from({ length: Number(opts.clients) }, (_, c) => clientLoop(c)));
+    await Promise.all([newcomer(), ...Array.from({ length: Number(opts.clients) }, (_, c) => clientLoop(c))]);
     const secs = (performance.now() - started) / 1000;
     const open = await waitForTasks(call, 600_000);
     const stored = await target.inspect((db) =>

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { asArrivingNow } from '../../core/arrival.js';
 import type { Db, Row, Sql } from '../../core/db.js';
 import { EngramError } from '../../core/errors.js';
 import { newTaskId } from '../../core/ids.js';
@@ -137,8 +138,7 @@ export class TaskQueue {
   private scheduleSweep(sweep: (typeof this.sweeps)[number]): void {
     sweep.timer = setTimeout(() => {
       if (!this.started) return;
-      const p: Promise<void> = sweep
-        .run()
+      const p: Promise<void> = asArrivingNow(sweep.run)
         .catch((err) => this.log.warn('sweep failed', { err }))
         .finally(() => {
           this.inflight.delete(p);
@@ -214,7 +214,7 @@ export class TaskQueue {
   wake(): void {
     if (!this.started) return;
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.poll(), 0);
+    this.timer = setTimeout(() => void asArrivingNow(() => this.poll()), 0);
   }
 
   private async poll(): Promise<void> {
@@ -228,7 +228,8 @@ export class TaskQueue {
       ) {
         const task = await this.claim();
         if (!task) break;
-        this.launch(task);
+        // a worker's job is work arriving at its claim (a request's job keeps the request's)
+        asArrivingNow(() => this.launch(task));
       }
     } catch (err) {
       this.log.warn('task poll failed', { err });
@@ -236,7 +237,7 @@ export class TaskQueue {
       this.polling = false;
       if (this.started) {
         if (this.timer) clearTimeout(this.timer);
-        this.timer = setTimeout(() => void this.poll(), this.pollMs);
+        this.timer = setTimeout(() => void asArrivingNow(() => this.poll()), this.pollMs);
       }
     }
   }
