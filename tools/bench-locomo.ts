@@ -3,6 +3,7 @@
  *
  *   npm run bench:locomo -- --data ../shared/data/locomo10.json [--split test|dev|all]
  *        [--limit N] [--methods keyword,vector,hybrid,agentic] [--top-k 30] [--json]
+ *        [--message-weight W] [--fact-day] [--view-weight W] [--variants w/d/v,...]
  *
  * Split (fixed, by index in the file): conversations 0-2 are the development split (the
  * only ones to look at or tune on), conversations 3-9 the test split. Figures are reported
@@ -15,12 +16,23 @@
  * "[shares <caption>]". Every conversation lives in its own project.
  *
  * Every question of categories 1-4 (1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop)
- * is asked as speaker A. Evidence recall at budget B: the response's atomic facts, best
- * score first (ties: episode rank), are taken while their text (the fact content) fits in
- * B tokens (tokens = ceil(chars / 4)); a question's evidence dia_id counts as covered when
- * its message is among the source_message_ids of a taken fact. Baseline: Okapi BM25
- * (k1 1.2, b 0.75, Postgres english lexemes) over the raw turns of the conversation, turns
- * taken while their text fits in B. The dataset is read from the path given, never copied.
+ * is asked as speaker A. Evidence recall at budget B, strict fit, in two forms of the same
+ * search answer:
+ *
+ * - `<method>` (what recall puts into context): the answer packed into B tokens exactly as
+ *   the MCP `recall` tool packs it (engine/search/context.ts: facts and turns ranked
+ *   together, each unit whole or not at all, tokens = ceil(chars / 4)); the unit options
+ *   (--message-weight, --fact-day, --view-weight) default to recall's own; `--variants`
+ *   adds rows for other unit options of the same answers (message weight / fact day 0|1 /
+ *   view weight, e.g. `1/1/0.9`), for choosing them on the development split;
+ * - `<method> facts`: atomic facts alone, best score first (ties: episode rank), taken
+ *   while their text fits in B (the form measured before turns were searchable).
+ *
+ * A question's evidence dia_id counts as covered when its message is among the sources of
+ * a taken unit. Baseline: Okapi BM25 (k1 1.2, b 0.75, Postgres english lexemes) over the
+ * raw turns of the conversation, `speaker: turn` taken while it fits in B, and the same
+ * ranking rendered and packed as recall renders and packs turns (`raw-turn BM25 packed`).
+ * The dataset is read from the path given, never copied.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,6 +42,13 @@ import { loadConfig } from '../src/config.js';
 import { SearchInput } from '../src/contract/search.js';
 import type { Sql } from '../src/core/db.js';
 import { createLogger } from '../src/core/log.js';
+import {
+  type ContextUnit,
+  contextUnits,
+  DEFAULT_UNITS,
+  packContext,
+  type UnitOptions,
+} from '../src/engine/search/context.js';
 import { SearchService } from '../src/engine/search/service.js';
 import { tokenCount } from '../src/engine/text.js';
 import { VectorIndex } from '../src/engine/vector-index.js';
@@ -44,6 +63,10 @@ const { values: args } = parseArgs({
     methods: { type: 'string', default: 'keyword,vector,hybrid,agentic' },
     'top-k': { type: 'string', default: '30' },
     json: { type: 'boolean', default: false },
+    'message-weight': { type: 'string' },
+    'fact-day': { type: 'boolean' },
+    'view-weight': { type: 'string' },
+    variants: { type: 'string' },
   },
 });
 if (!args.data) {
@@ -76,6 +99,19 @@ const methods = args.methods!.split(',').map((m) => m.trim()) as (
   | 'agentic'
 )[];
 const topK = Number(args['top-k']);
+const unitOptions: UnitOptions = {
+  messageWeight: Number(args['message-weight'] ?? DEFAULT_UNITS.messageWeight),
+  factDay: args['fact-day'] ?? DEFAULT_UNITS.factDay,
+  viewWeight: Number(args['view-weight'] ?? DEFAULT_UNITS.viewWeight),
+};
+/** Further unit options measured on the same answers, by label. */
+const variants: [string, UnitOptions][] = (args.variants ?? '')
+  .split(',')
+  .filter(Boolean)
+  .map((v) => {
+    const [w, d, view] = v.split('/').map(Number);
+    return [v, { messageWeight: w ?? 1, factDay: d === 1, viewWeight: view ?? 0 }];
+  });
 
 interface Turn {
   speaker: string;
@@ -121,8 +157,8 @@ class Tally {
   }
 }
 
-/** Recall at each budget for units in rank order (text, covered dia_ids). */
-function recallAt(units: { text: string; covers: string[] }[], evidence: string[]): number[] {
+/** Recall at each budget of units (best first, text, covered dia_ids) taken while each fits. */
+function recallTaken(units: { text: string; covers: string[] }[], evidence: string[]): number[] {
   return BUDGETS.map((budget) => {
     let used = 0;
     const got = new Set<string>();
@@ -132,6 +168,23 @@ function recallAt(units: { text: string; covers: string[] }[], evidence: string[
       used += t;
       for (const c of u.covers) got.add(c);
     }
+    return evidence.filter((e) => got.has(e)).length / evidence.length;
+  });
+}
+
+/** Recall at each budget of the units (best first) packed as recall packs them. */
+function recallAt(
+  units: ContextUnit[],
+  evidence: string[],
+  toDia: (id: string) => string | undefined,
+): number[] {
+  return BUDGETS.map((budget) => {
+    const got = new Set<string>();
+    for (const u of packContext(units, budget).units)
+      for (const id of u.sources) {
+        const dia = toDia(id);
+        if (dia) got.add(dia);
+      }
     return evidence.filter((e) => got.has(e)).length / evidence.length;
   });
 }
@@ -159,7 +212,7 @@ async function main() {
       const speakerA = String(s.conversation['speaker_a']);
       const diaToMsg = new Map<string, string>();
       const msgToDia = new Map<string, string>();
-      const turns: { dia: string; text: string }[] = [];
+      const turns: { dia: string; text: string; day: string }[] = [];
       const t0 = performance.now();
       for (let n = 1; Array.isArray(s.conversation[`session_${n}`]); n++) {
         const list = s.conversation[`session_${n}`] as Turn[];
@@ -181,7 +234,11 @@ async function main() {
           const dia = normaliseEvidence([list[i]!.dia_id])[0]!;
           diaToMsg.set(dia, id);
           msgToDia.set(id, dia);
-          turns.push({ dia, text: `${list[i]!.speaker}: ${turnText(list[i]!)}` });
+          turns.push({
+            dia,
+            text: `${list[i]!.speaker}: ${turnText(list[i]!)}`,
+            day: new Date(base + i * 30_000).toISOString().slice(0, 10),
+          });
         });
         await engram.memory.flush(ctx, { ...scope, session_id: sessionId } as Parameters<
           typeof engram.memory.flush
@@ -198,12 +255,25 @@ async function main() {
         const evidence = normaliseEvidence(qa.evidence).filter((e) => diaToMsg.has(e));
         if (!evidence.length) continue;
         const ranked = await baseline.rank(qa.question);
-        const base = recallAt(
+        const bm25 = recallTaken(
           ranked.map((i) => ({ text: turns[i]!.text, covers: [turns[i]!.dia] })),
           evidence,
         );
-        tally.add(`baseline|${qa.category}`, base);
-        tally.add('baseline|all', base);
+        tally.add(`baseline|${qa.category}`, bm25);
+        tally.add('baseline|all', bm25);
+        const base = recallAt(
+          ranked.map((i, rank) => ({
+            kind: 'message' as const,
+            id: turns[i]!.dia,
+            text: `- [${turns[i]!.day}] ${turns[i]!.text}`,
+            score: -rank,
+            sources: [turns[i]!.dia],
+          })),
+          evidence,
+          (dia) => dia,
+        );
+        tally.add(`baseline packed|${qa.category}`, base);
+        tally.add('baseline packed|all', base);
         for (const method of methods) {
           const started = performance.now();
           const r = await search.search(
@@ -217,16 +287,26 @@ async function main() {
             }),
           );
           latencies.get(method)!.push(performance.now() - started);
-          const units = r.episodes
-            .flatMap((e, rank) => e.atomic_facts.map((f, pos) => ({ f, rank, pos })))
-            .sort((a, b) => b.f.score - a.f.score || a.rank - b.rank || a.pos - b.pos)
-            .map(({ f }) => ({
-              text: f.content,
-              covers: f.source_message_ids.map((id) => msgToDia.get(id)).filter((d): d is string => !!d),
-            }));
-          const rec = recallAt(units, evidence);
+          const rec = recallAt(contextUnits(r, unitOptions), evidence, (id) => msgToDia.get(id));
           tally.add(`${method}|${qa.category}`, rec);
           tally.add(`${method}|all`, rec);
+          for (const [label, opts] of variants) {
+            const v = recallAt(contextUnits(r, opts), evidence, (id) => msgToDia.get(id));
+            tally.add(`${method} ${label}|${qa.category}`, v);
+            tally.add(`${method} ${label}|all`, v);
+          }
+          const facts = recallTaken(
+            r.episodes
+              .flatMap((e, rank) => e.atomic_facts.map((f, pos) => ({ f, rank, pos })))
+              .sort((a, b) => b.f.score - a.f.score || a.rank - b.rank || a.pos - b.pos)
+              .map(({ f }) => ({
+                text: f.content,
+                covers: f.source_message_ids.map((id) => msgToDia.get(id)).filter((d): d is string => !!d),
+              })),
+            evidence,
+          );
+          tally.add(`${method} facts|${qa.category}`, facts);
+          tally.add(`${method} facts|all`, facts);
         }
       }
       console.error(`${s.sample_id}: ${turns.length} turns ingested`);
@@ -243,18 +323,26 @@ function report(tally: Tally, latencies: Map<string, number[]>, ingestMs: number
   const fmt = (x: number) => x.toFixed(3);
   const cats = ['all', '1', '2', '3', '4'];
   const name = (c: string) => (c === 'all' ? 'overall' : `${c} ${CATEGORIES[Number(c)]}`);
-  const lines = [`split: ${args.split} (${SPLITS[args.split!]!.join(', ')}), top_k ${topK}`, ''];
+  const lines = [
+    `split: ${args.split} (${SPLITS[args.split!]!.join(', ')}), top_k ${topK}, units ${JSON.stringify(unitOptions)}`,
+    '',
+  ];
   lines.push(`| method | category | n | ${BUDGETS.map((b) => `R@${b}`).join(' | ')} | Δ vs baseline |`);
   lines.push(`|---|---|---|${BUDGETS.map(() => '---').join('|')}|---|`);
-  for (const m of ['baseline', ...methods])
+  for (const m of [
+    'baseline',
+    'baseline packed',
+    ...methods.flatMap((x) => [`${x} facts`, x, ...variants.map(([l]) => `${x} ${l}`)]),
+  ])
     for (const c of cats) {
       const key = `${m}|${c}`;
       const r = tally.mean(key);
       const b = tally.mean(`baseline|${c}`);
-      const delta =
-        m === 'baseline' ? '' : r.map((x, i) => `${x - b[i]! >= 0 ? '+' : ''}${fmt(x - b[i]!)}`).join(' / ');
+      const delta = m.startsWith('baseline')
+        ? ''
+        : r.map((x, i) => `${x - b[i]! >= 0 ? '+' : ''}${fmt(x - b[i]!)}`).join(' / ');
       lines.push(
-        `| ${m === 'baseline' ? 'raw-turn BM25' : m} | ${name(c)} | ${tally.counts.get(key) ?? 0} | ${r.map(fmt).join(' | ')} | ${delta} |`,
+        `| ${m.replace('baseline', 'raw-turn BM25')} | ${name(c)} | ${tally.counts.get(key) ?? 0} | ${r.map(fmt).join(' | ')} | ${delta} |`,
       );
       rows.push({ method: m, category: c, n: tally.counts.get(key) ?? 0, recall: r });
     }
@@ -267,7 +355,9 @@ function report(tally: Tally, latencies: Map<string, number[]>, ingestMs: number
       `search ${m}: p50 ${percentile(xs, 50).toFixed(1)} ms, p95 ${percentile(xs, 95).toFixed(1)} ms (${xs.length} queries)`,
     );
   if (args.json)
-    console.log(JSON.stringify({ rows, ingestMs, turns, latencies: Object.fromEntries(latencies) }));
+    console.log(
+      JSON.stringify({ units: unitOptions, rows, ingestMs, turns, latencies: Object.fromEntries(latencies) }),
+    );
   else console.log(lines.join('\n'));
 }
 

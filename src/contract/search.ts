@@ -58,12 +58,19 @@ export const UnprocessedMessage = z.object({
   score: z.number().optional(),
 });
 
+export const SearchMessageItem = UnprocessedMessage.extend({ score: z.number() });
+
 export const SearchData = z.object({
   episodes: z.array(SearchEpisodeItem),
   profiles: z.array(SearchProfileItem),
   agent_cases: z.array(SearchAgentCaseItem),
   agent_skills: z.array(SearchAgentSkillItem),
   unprocessed_messages: z.array(UnprocessedMessage),
+  messages: z
+    .array(SearchMessageItem)
+    .describe(
+      'Additive: message turns already extracted that match the query, best first (the raw turns beside the facts made of them).',
+    ),
   metadata: z
     .object({
       method: z

@@ -21,6 +21,7 @@ const TEXT: Record<
   agent_skills: { columns: 'name, description, content', text: (r) => skillEmbeddingText(r as never) },
   // Topics are deleted outright, never soft-deleted.
   kb_topics: { columns: 'name, summary, content', text: (r) => topicEmbeddingText(r as never), live: 'true' },
+  messages: { columns: 'content', text: (r) => r['content'] ?? '' },
 };
 
 const liveRows = (t: VectorTable) => TEXT[t].live ?? 'deleted_at IS NULL';

@@ -20,6 +20,7 @@ export const VECTOR_TABLES = [
   'agent_cases',
   'agent_skills',
   'kb_topics',
+  'messages',
 ] as const;
 export type VectorTable = (typeof VECTOR_TABLES)[number];
 

@@ -1,23 +1,24 @@
 import type { KbSearchHit } from '../contract/kb.js';
 import type { GetData } from '../contract/memory-read.js';
 import type { SearchData } from '../contract/search.js';
+import {
+  type ContextUnit,
+  clip as clipTo,
+  contextUnits,
+  packContext,
+  rankUnits,
+} from '../engine/search/context.js';
 import { tokenCount } from '../engine/text.js';
 import { formatKbUri } from './uris-kb.js';
 
 /**
- * The compact, token-bounded rendering of a search that recall (and the recall_context
- * prompt) hands to a model. Tokens are estimated as ceil(characters / 4). Sections come in
- * order of usefulness (profile, episodes, agent cases, skills, knowledge-base topics,
- * messages not yet extracted);
- * within a section hits keep the engine's ranking. Whole entries are dropped past the
- * budget, and a last line says how many.
+ * Text renderings of memories for a model: recall's token-bounded context (and the
+ * recall_context prompt), and get_memories' listing. Tokens are estimated as
+ * ceil(characters / 4).
  */
 
 const ENTRY_CHARS = 700;
-const clip = (s: string, n = ENTRY_CHARS) => {
-  const t = s.replace(/\s+/g, ' ').trim();
-  return t.length <= n ? t : `${t.slice(0, n - 1)}…`;
-};
+const clip = (s: string, n = ENTRY_CHARS) => clipTo(s, n);
 const day = (iso: string) => iso.slice(0, 10);
 const score = (s: number | null | undefined) => (typeof s === 'number' ? `, score ${s.toFixed(2)}` : '');
 
@@ -26,13 +27,11 @@ interface Section {
   entries: string[];
 }
 
-/** What both get and search return; scores and unprocessed messages only come from search. */
+/** What both get and search return; scores only come from search. */
 type Hits = Omit<GetData, 'total_count' | 'count' | 'episodes' | 'agent_cases' | 'agent_skills'> & {
   episodes: (GetData['episodes'][number] & { score?: number })[];
   agent_cases: (GetData['agent_cases'][number] & { score?: number })[];
   agent_skills: (GetData['agent_skills'][number] & { score?: number })[];
-  unprocessed_messages?: SearchData['unprocessed_messages'];
-  topics?: KbSearchHit[];
 };
 
 function sections(data: Hits, narrative = false): Section[] {
@@ -71,23 +70,6 @@ function sections(data: Hits, narrative = false): Section[] {
         (s) => `- ${clip(s.name, 120)}: ${clip(s.description, 400)} (agent_skill ${s.id}${score(s.score)})`,
       ),
     });
-  if (data.topics?.length)
-    out.push({
-      title: 'Knowledge base',
-      entries: data.topics.map(
-        (t) =>
-          `- ${clip(t.name, 160)} (${clip(t.document.title, 160)}): ${clip(t.summary ?? '', 500)} ` +
-          `(${formatKbUri({ type: 'topic', kbId: t.kb_id, docId: t.doc_id, topicId: t.id })}${score(t.score)})`,
-      ),
-    });
-  if (data.unprocessed_messages?.length)
-    out.push({
-      title: 'Recent messages (not yet extracted)',
-      entries: data.unprocessed_messages.map((m) => {
-        const body = typeof m.content === 'string' ? m.content : JSON.stringify(m.content);
-        return `- [${day(m.timestamp)}] ${m.sender_name ?? m.sender_id}: ${clip(body, 400)}`;
-      }),
-    });
   return out;
 }
 
@@ -98,36 +80,35 @@ export interface Rendered {
   omitted: number;
 }
 
+/** Knowledge-base topics as context units, scored like the memories beside them. */
+const topicUnits = (topics: readonly KbSearchHit[] = []): ContextUnit[] =>
+  topics.map((t) => ({
+    kind: 'topic',
+    id: t.id,
+    text:
+      `- ${clip(t.name, 160)} (${clip(t.document.title, 160)}): ${clip(t.summary ?? '', 500)} ` +
+      `(${formatKbUri({ type: 'topic', kbId: t.kb_id, docId: t.doc_id, topicId: t.id })})`,
+    score: t.score,
+    sources: [],
+  }));
+
+/**
+ * recall's text: the search's units (facts, turns, profile items, cases, skills and
+ * knowledge-base topics) ranked together and packed whole into max_tokens
+ * (engine/search/context.ts).
+ */
 export function renderRecall(
   query: string,
   data: SearchData & { topics?: KbSearchHit[] },
   maxTokens: number,
 ): Rendered {
-  const all = sections(data);
-  const total = all.reduce((n, s) => n + s.entries.length, 0);
-  if (total === 0) {
+  const units = rankUnits([...contextUnits(data), ...topicUnits(data.topics)]);
+  if (units.length === 0) {
     const text = `No memories found for "${clip(query, 200)}".`;
     return { text, tokens: tokenCount(text), omitted: 0 };
   }
-  const reserve = 24; // room for the "omitted" line
-  const budget = Math.max(0, maxTokens - reserve) * 4;
-  let text = '';
-  let shown = 0;
-  outer: for (const s of all) {
-    let head = `${text ? '\n' : ''}## ${s.title}\n`;
-    for (const e of s.entries) {
-      const piece = `${head}${e}\n`;
-      if (text.length + piece.length > budget) break outer;
-      text += piece;
-      head = '';
-      shown++;
-    }
-  }
-  const omitted = total - shown;
-  if (omitted > 0)
-    text += `\n(${omitted} more result${omitted === 1 ? '' : 's'} omitted to stay within max_tokens)\n`;
-  text = text.trimEnd();
-  return { text, tokens: tokenCount(text), omitted };
+  const packed = packContext(units, maxTokens);
+  return { text: packed.text, tokens: packed.tokens, omitted: packed.omitted };
 }
 
 /** get_memories as text: one entry per record (episodes with their narrative), no budget. */

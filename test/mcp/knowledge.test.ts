@@ -89,7 +89,7 @@ describe.each(DRIVERS)('MCP knowledge tools and topic resources [%s]', (driver) 
     });
     expect(r.isError).toBeFalsy();
     expect(r.structuredContent.topics[0]).toMatchObject({ name: 'Fire in the drum' });
-    expect(text(r)).toContain('## Knowledge base');
+    expect(text(r)).toContain(`engram://kb/${kb}/documents/`);
     expect(text(r)).toContain('Fire in the drum');
     const plain = await ok(a, 'recall', { user_id: 'nobody', query: 'drum fire' });
     expect(plain.topics).toBeUndefined();

@@ -1,22 +1,32 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DRIVERS } from '../helpers/drivers.js';
 import { startTestServer, type TestServer } from '../helpers/engram.js';
 import { assistant, DAY, MIN, T0, user } from '../helpers/messages.js';
+import { httpClient, ok } from '../mcp/helpers.js';
 
 /**
- * A new user, offline (offline extractor and embedder), over real HTTP: what she tells
- * the assistant about her dog, her diet, an allergy and the city she lives in (then moves
- * from) is in her profile.
+ * A new user, offline (offline extractor and embedder), over real HTTP and MCP: what she
+ * tells the assistant about her dog, her diet, an allergy and the city she lives in (then
+ * moves from) is in her profile. A note not yet extracted is found by meaning, and the raw
+ * turns stay retrievable after extraction.
  */
 describe.each(DRIVERS)('remembering a new user [%s]', (driver) => {
   let s: TestServer;
   let key: string;
+  let mcp: Client;
   const add = (session_id: string, messages: unknown[]) =>
     s.call('POST', '/api/v2/memory/add', { key, body: { session_id, messages } });
+  const search = async (body: Record<string, unknown>) => {
+    const r = await s.call('POST', '/api/v2/memory/search', { key, body: { user_id: 'alice', ...body } });
+    expect(r.status).toBe(200);
+    return r.body.data;
+  };
 
   beforeAll(async () => {
     s = await startTestServer(driver);
     key = await s.key('tenant-a');
+    mcp = await httpClient(s.url, key);
     expect(
       (
         await add('first-chat', [
@@ -40,6 +50,7 @@ describe.each(DRIVERS)('remembering a new user [%s]', (driver) => {
     await add('notes', [user('alice', "Carol's cat is called Pixel.", later + DAY, 'Alice')]);
   }, 120_000);
   afterAll(async () => {
+    await mcp?.close();
     await s?.close();
   });
 
@@ -62,5 +73,18 @@ describe.each(DRIVERS)('remembering a new user [%s]', (driver) => {
     expect(of('location')).toMatch(/Porto/);
     expect(of('location')).not.toMatch(/Lisbon/);
     for (const i of items) expect(i.description).not.toMatch(/please|quick context/i);
+  });
+
+  it('recall finds a note not yet extracted by meaning, beside the extracted facts', async () => {
+    const r = await ok(mcp, 'recall', { query: 'pet', user_id: 'alice', max_tokens: 300 });
+    expect(r.context).toContain('Pixel');
+    expect(r.context).toContain('Miso');
+    expect(r.unprocessed_messages.map((m: any) => m.content)).toContain("Carol's cat is called Pixel.");
+    expect(Math.ceil(r.context.length / 4)).toBeLessThanOrEqual(300);
+    // the raw turns stay retrievable after extraction
+    const turns = await search({ query: 'flat near the river' });
+    expect(turns.messages.map((m: any) => m.content)).toContain(
+      'I live in Lisbon, in a flat near the river.',
+    );
   });
 });

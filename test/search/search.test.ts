@@ -137,7 +137,15 @@ describe.each(DRIVERS)('memory search: methods and scores [%s]', (driver) => {
   it('every array is always present; include_profile adds the profile with score null', async () => {
     const r = await run({ user_id: 'rosa', query: 'chess club' });
     expect(Object.keys(r).sort()).toEqual(
-      ['agent_cases', 'agent_skills', 'episodes', 'metadata', 'profiles', 'unprocessed_messages'].sort(),
+      [
+        'agent_cases',
+        'agent_skills',
+        'episodes',
+        'messages',
+        'metadata',
+        'profiles',
+        'unprocessed_messages',
+      ].sort(),
     );
     expect(r.profiles).toEqual([]);
     expect(r.agent_cases).toEqual([]);

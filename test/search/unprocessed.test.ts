@@ -80,6 +80,20 @@ describe.each(DRIVERS)('memory search: unprocessed_messages [%s]', (driver) => {
     });
   });
 
+  it('returns matching extracted turns of those sessions in messages, scored, not as unprocessed', async () => {
+    const r = await run({ user_id: 'ann', query: 'kayak story' });
+    expect(r.messages.map((m) => m.id)).toEqual([ids.x]);
+    expect(r.messages[0]).toMatchObject({ session_id: 's1', sender_id: 'ann', content: 'old kayak story' });
+    expect(r.messages[0]!.score).toBeGreaterThan(0);
+    expect(r.unprocessed_messages.map((m) => m.id)).not.toContain(ids.x);
+    // memory_type narrows to one memory kind: no turns
+    expect((await run({ user_id: 'ann', query: 'kayak story', memory_type: 'episode' })).messages).toEqual(
+      [],
+    );
+    // carl's session is not ann's
+    expect((await run({ user_id: 'carl', query: 'kayak story' })).messages).toEqual([]);
+  });
+
   it('a filter pinning one session returns all its unprocessed messages, oldest first, unscored', async () => {
     const r = await run({ user_id: 'ann', query: 'nothing matches this', filters: { session_id: 's1' } });
     expect(r.unprocessed_messages.map((m) => m.id)).toEqual([ids.q, ids.b, ids.seg]);

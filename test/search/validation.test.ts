@@ -84,7 +84,14 @@ describe('search request validation (422 cases)', () => {
   });
 
   it('the response schema requires every collection and the metadata', () => {
-    const empty = { episodes: [], profiles: [], agent_cases: [], agent_skills: [], unprocessed_messages: [] };
+    const empty = {
+      episodes: [],
+      profiles: [],
+      agent_cases: [],
+      agent_skills: [],
+      unprocessed_messages: [],
+      messages: [],
+    };
     const metadata = { method: 'hybrid', degraded: false, queries: ['q'], took_ms: 1 };
     expect(SearchData.safeParse({ ...empty, metadata }).success).toBe(true);
     expect(SearchData.safeParse({ ...empty, episodes: undefined, metadata }).success).toBe(false);

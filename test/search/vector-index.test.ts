@@ -39,6 +39,7 @@ describe.each(DRIVERS)('vector set-up [%s]', (driver) => {
         'atomic_facts_embedding_hnsw_64',
         'episodes_embedding_hnsw_64',
         'kb_topics_embedding_hnsw_64',
+        'messages_embedding_hnsw_64',
       ]);
       const def = await f.db.query<{ indexdef: string }>(
         `SELECT indexdef FROM pg_indexes WHERE indexname = 'episodes_embedding_hnsw_64'`,

@@ -3,7 +3,8 @@ import { messageText } from '../../contract/common.js';
 import { jsonParam, type Row, type Sql } from '../../core/db.js';
 import { newId } from '../../core/ids.js';
 import type { SegmentMessage, ToolCall } from '../../core/ports.js';
-import type { Scope } from './deps.js';
+import { vectorText } from '../search/vector.js';
+import type { MemoryDeps, Scope } from './deps.js';
 import { LIVE_MESSAGES } from './stored-message.js';
 
 /** Stored messages: insert, read back as extraction sees them. */
@@ -109,4 +110,44 @@ export async function segmentMessages(q: Sql, tenantId: string, segmentId: strin
     `SELECT * FROM ${LIVE_MESSAGES} m WHERE tenant_id = $1 AND segment_id = $2 ${ORDER}`,
     [tenantId, segmentId],
   );
+}
+
+const EMBED_BATCH = 64;
+
+/**
+ * Embeds the session's open (not yet extracted) live messages that have no vector yet, in
+ * batches, so a turn is found by meaning before and after extraction. An embedder failure
+ * is logged, not thrown: the messages stay findable by keyword, and the next job of the
+ * session (or `engram reindex`) tries again.
+ */
+export async function embedSessionMessages(
+  deps: Pick<MemoryDeps, 'db' | 'embedder' | 'log'>,
+  tenantId: string,
+  scope: Scope,
+  sessionId: string,
+): Promise<void> {
+  for (;;) {
+    const rows = await deps.db.query<{ id: string; content: string }>(
+      `SELECT id, content FROM ${LIVE_MESSAGES} m
+       WHERE tenant_id = $1 AND app_id = $2 AND project_id = $3 AND session_id = $4
+         AND state <> 'extracted' AND embedding IS NULL AND content <> ''
+       ORDER BY ts, seq LIMIT ${EMBED_BATCH}`,
+      [tenantId, scope.appId, scope.projectId, sessionId],
+    );
+    if (!rows.length) return;
+    let vectors: number[][];
+    try {
+      vectors = await deps.embedder.embed(rows.map((r) => r.content));
+    } catch (err) {
+      deps.log.warn('message embedding failed; messages stay keyword-searchable', { error: err });
+      return;
+    }
+    await deps.db.query(
+      `UPDATE messages m SET embedding = v.embedding::vector
+       FROM jsonb_to_recordset($2::jsonb) AS v(id text, embedding text)
+       WHERE m.tenant_id = $1 AND m.id = v.id`,
+      [tenantId, JSON.stringify(rows.map((r, i) => ({ id: r.id, embedding: vectorText(vectors[i]!) })))],
+    );
+    if (rows.length < EMBED_BATCH) return;
+  }
 }

@@ -4,12 +4,14 @@ import type { TaskQueue, TaskRow } from '../jobs/queue.js';
 import { cutSegments } from './boundary.js';
 import { type Ctx, type MemoryDeps, type Scope, sessionChain } from './deps.js';
 import { extractSegment } from './extract.js';
-import { sessionMessages, toSegmentMessage } from './messages.js';
+import { embedSessionMessages, sessionMessages, toSegmentMessage } from './messages.js';
 import { LIVE_MESSAGES } from './stored-message.js';
 
 /**
  * The `memory.process` job, one per add or flush, run in order per session:
- * 1. the messages it brought move from `queued` into the session buffer;
+ * 1. the messages it brought move from `queued` into the session buffer, and the session's
+ *    messages without an embedding get one (so a turn is found by meaning before and after
+ *    extraction; if the embedder fails they stay findable by keyword);
  * 2. the buffer is cut at extraction boundaries (everything, on flush);
  * 3. every cut segment of the session not yet extracted is extracted.
  * Each step is idempotent, so a job interrupted anywhere is simply run again.
@@ -69,6 +71,8 @@ export async function processSession(deps: MemoryDeps, task: TaskRow): Promise<P
                                         AND t.status IN ('success', 'failed')))`,
     [ctx.tenantId, scope.appId, scope.projectId, sessionId, task.id],
   );
+
+  await embedSessionMessages(deps, ctx.tenantId, scope, sessionId);
 
   const buffered = await sessionMessages(deps.db, ctx.tenantId, scope, sessionId, 'buffered');
   const firstNew = buffered.findIndex((m) => m.task_id === task.id);

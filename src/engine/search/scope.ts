@@ -7,7 +7,7 @@ import { compileFilter } from '../filters.js';
  * request's filters. Every route (keyword, vector, score-by-id) runs its ranking inside
  * this condition, so filters never cut an already-truncated list.
  */
-export type StatKind = 'episode' | 'fact' | 'agent_case' | 'agent_skill' | 'topic';
+export type StatKind = 'episode' | 'fact' | 'agent_case' | 'agent_skill' | 'topic' | 'message';
 
 export interface SearchScope {
   tenantId: string;
@@ -36,6 +36,11 @@ export interface Target {
    * candidates can be read from search_postings (migration 0014) instead of the rows.
    */
   posted?: boolean;
+  /**
+   * SQL array of the keys the target's documents are counted under in search_counts, when
+   * not the owner ($4): message turns count per session.
+   */
+  statsOwners?: string;
   /** SQL of a ranked row's parent id, returned beside each hit (facts: their episode). */
   parent?: string;
 }
@@ -158,6 +163,36 @@ export function topicTarget(s: TopicScope): Target {
   }
   const filtered = Boolean(s.categoryId || s.tagIds?.length);
   return { kind: 'topic', alias: 'tp', from: 'kb_topics tp', where, params, filtered };
+}
+
+export const MESSAGE_FILTER_COLUMNS = {
+  session_id: 'm.session_id',
+  timestamp: 'm.ts',
+  sender_id: 'm.sender_id',
+} as const;
+
+/** Sessions the owner took part in (sent at least one message): whose messages the owner may see. */
+export const OWNER_SESSIONS = `SELECT DISTINCT o.session_id FROM messages o
+  WHERE o.tenant_id = $1 AND o.app_id = $2 AND o.project_id = $3 AND o.sender_id = $4 AND o.deleted_at IS NULL`;
+
+/**
+ * Message turns of the owner's sessions (any sender), either those already extracted
+ * (reachable beside the facts made of them) or those not yet extracted. Filters apply to
+ * the message (session_id, sender_id, timestamp).
+ */
+export function messageTarget(s: SearchScope, which: 'extracted' | 'unextracted'): Target {
+  const params = base(s);
+  const cond = compileFilter(s.filters, MESSAGE_FILTER_COLUMNS, params);
+  return {
+    kind: 'message',
+    alias: 'm',
+    filtered: cond !== 'TRUE',
+    statsOwners: `ARRAY(${OWNER_SESSIONS})`,
+    from: 'messages m',
+    where: `${live('m')} AND m.state ${which === 'extracted' ? "= 'extracted'" : "<> 'extracted'"}
+      AND m.session_id IN (${OWNER_SESSIONS}) AND ${cond}`,
+    params,
+  };
 }
 
 /** The same target narrowed to the given ids of its ranked table. */

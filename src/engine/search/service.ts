@@ -10,9 +10,9 @@ import { type EpisodeQuery, loadEpisodes, rankEpisodes, type SearchEpisode } fro
 import { expandQuery } from './expand.js';
 import type { PreparedQuery, RankDeps, Route } from './hybrid.js';
 import { queryLexemes } from './keyword.js';
+import { type MessageHit, pinnedUnprocessed, rankMessages, type ScoredMessage } from './messages.js';
 import { rerankHits } from './rerank-hits.js';
 import type { SearchScope } from './scope.js';
-import { unprocessedMessages } from './unprocessed.js';
 
 /**
  * POST /api/v2/memory/search. A user owner gets episodes (with scored atomic facts),
@@ -38,6 +38,9 @@ interface Retrieved {
   episodes: SearchEpisode[];
   cases: SearchCase[];
   skills: SearchSkill[];
+  /** Extracted turns and turns not yet extracted. */
+  messages: ScoredMessage[];
+  unprocessed: MessageHit[];
   /** Texts of the best hits, best first (for agentic judgement and expansion). */
   texts: string[];
 }
@@ -106,7 +109,9 @@ export class SearchService {
     const wantProfile = isUser && (input.include_profile || input.memory_type === 'profile');
     const wantCases = !isUser && input.memory_type !== 'agent_skill';
     const wantSkills = !isUser && input.memory_type !== 'agent_case';
+    const wantMessages = input.memory_type == null;
     const floor = input.min_score ?? Number.NEGATIVE_INFINITY;
+    const pinned = await pinnedUnprocessed(this.deps.db, scope);
 
     let last: { key: string; result: Retrieved } | undefined;
     const retrieve = async (queries: string[], weights: number[]): Promise<Retrieved> => {
@@ -119,7 +124,16 @@ export class SearchService {
         pool,
         radius: input.radius,
       };
-      const result: Retrieved = { episodes: [], cases: [], skills: [], texts: [] };
+      const result: Retrieved = {
+        episodes: [],
+        cases: [],
+        skills: [],
+        messages: [],
+        unprocessed: [],
+        texts: [],
+      };
+      result.unprocessed = pinned ?? (await rankMessages(d, scope, 'unextracted', q, topK, floor));
+      if (wantMessages) result.messages = await rankMessages(d, scope, 'extracted', q, cut, floor);
       if (wantEpisodes) {
         const ranked = await rankEpisodes(d, scope, q);
         const chosen = ranked.episodes.filter(([, s]) => s >= floor).slice(0, cut);
@@ -190,7 +204,8 @@ export class SearchService {
       profiles: wantProfile ? await this.profiles(scope) : [],
       agent_cases: keep(result.cases),
       agent_skills: keep(result.skills),
-      unprocessed_messages: await unprocessedMessages(this.deps.db, scope, first.terms, input.filters, topK),
+      unprocessed_messages: result.unprocessed,
+      messages: keep(result.messages),
       metadata,
     };
     metadata.method = route === input.method || input.method === 'agentic' ? input.method : route;

@@ -24,7 +24,7 @@ export const RecallInput = z
       .max(128)
       .optional()
       .describe(
-        'Also search this knowledge base for the query; its topics come in the answer after the memories.',
+        'Also search this knowledge base for the query; its topics are ranked in the answer with the memories.',
       ),
   })
   .strict()

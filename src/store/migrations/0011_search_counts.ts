@@ -26,7 +26,7 @@ export interface Counted {
   live: string;
 }
 
-const MEMORY = { app: '{r}.app_id', project: '{r}.project_id', live: '{r}.deleted_at IS NULL' };
+export const MEMORY = { app: '{r}.app_id', project: '{r}.project_id', live: '{r}.deleted_at IS NULL' };
 export const COUNTED: Record<string, Counted> = {
   episodes: { kind: 'episode', owners: '{r}.owner_ids', ...MEMORY },
   atomic_facts: { kind: 'fact', owners: '{r}.owner_ids', ...MEMORY },
@@ -45,21 +45,19 @@ const TABLES = Object.keys(COUNTED);
 export const on = (expr: string, alias: string) => expr.replaceAll('{r}', alias);
 
 /** Rows of a transition table as (tenant, app, project, owners, search, sign). */
-const rows = (t: string, alias: 'o' | 'n', sign: 1 | -1) => {
-  const c = COUNTED[t]!;
+const rows = (c: Counted, alias: 'o' | 'n', sign: 1 | -1) => {
   return `SELECT ${alias}.tenant_id, ${on(c.app, alias)} AS app_id, ${on(c.project, alias)} AS project_id,
           ${on(c.owners, alias)} AS owners, ${alias}.search, ${sign} AS sign`;
 };
 
 /** Old and new rows of an UPDATE whose counted part (text, scope, owners, liveness) changed. */
-const changed = (t: string) => {
-  const c = COUNTED[t]!;
+const changed = (c: Counted) => {
   return `(n.search IS DISTINCT FROM o.search
     OR ${[c.live, c.app, c.project, c.owners].map((e) => `(${on(e, 'n')}) IS DISTINCT FROM (${on(e, 'o')})`).join('\n    OR ')})`;
 };
 
 /** Adds the documents of `src` (rows as above) to search_counts. */
-const fold = (t: string, src: string) => `
+const fold = (c: Counted, src: string) => `
     WITH d AS (${src}),
     delta AS (
       SELECT d.tenant_id, d.app_id, d.project_id, w.owner_id, ''::text AS term,
@@ -73,25 +71,24 @@ const fold = (t: string, src: string) => `
       GROUP BY 1, 2, 3, 4, 5),
     nz AS (SELECT * FROM delta WHERE docs <> 0 OR len <> 0)
     INSERT INTO search_counts AS c (tenant_id, app_id, project_id, kind, owner_id, term, docs, len)
-    SELECT nz.tenant_id, nz.app_id, nz.project_id, '${COUNTED[t]!.kind}', nz.owner_id, nz.term, nz.docs, nz.len
+    SELECT nz.tenant_id, nz.app_id, nz.project_id, '${c.kind}', nz.owner_id, nz.term, nz.docs, nz.len
     FROM nz ORDER BY nz.tenant_id, nz.app_id, nz.project_id, nz.owner_id, nz.term
     ON CONFLICT (tenant_id, app_id, project_id, kind, owner_id, term)
     DO UPDATE SET docs = c.docs + excluded.docs, len = c.len + excluded.len;`;
 
-const triggers = TABLES.map((t) => {
-  const c = COUNTED[t]!;
-  return `
+/** The statement-level triggers that keep search_counts for table `t`, counted as `c`. */
+export const countTriggers = (t: string, c: Counted) => `
 CREATE FUNCTION engram_search_counts_${t}() RETURNS trigger LANGUAGE plpgsql AS $fn$
 BEGIN
-  IF TG_OP = 'INSERT' THEN${fold(t, `${rows(t, 'n', 1)} FROM new_rows n WHERE ${on(c.live, 'n')}`)}
-  ELSIF TG_OP = 'DELETE' THEN${fold(t, `${rows(t, 'o', -1)} FROM old_rows o WHERE ${on(c.live, 'o')}`)}
+  IF TG_OP = 'INSERT' THEN${fold(c, `${rows(c, 'n', 1)} FROM new_rows n WHERE ${on(c.live, 'n')}`)}
+  ELSIF TG_OP = 'DELETE' THEN${fold(c, `${rows(c, 'o', -1)} FROM old_rows o WHERE ${on(c.live, 'o')}`)}
   ELSE${fold(
-    t,
-    `${rows(t, 'o', -1)} FROM old_rows o JOIN new_rows n ON n.tenant_id = o.tenant_id AND n.id = o.id
-     WHERE ${on(c.live, 'o')} AND ${changed(t)}
+    c,
+    `${rows(c, 'o', -1)} FROM old_rows o JOIN new_rows n ON n.tenant_id = o.tenant_id AND n.id = o.id
+     WHERE ${on(c.live, 'o')} AND ${changed(c)}
      UNION ALL
-     ${rows(t, 'n', 1)} FROM new_rows n JOIN old_rows o ON o.tenant_id = n.tenant_id AND o.id = n.id
-     WHERE ${on(c.live, 'n')} AND ${changed(t)}`,
+     ${rows(c, 'n', 1)} FROM new_rows n JOIN old_rows o ON o.tenant_id = n.tenant_id AND o.id = n.id
+     WHERE ${on(c.live, 'n')} AND ${changed(c)}`,
   )}
   END IF;
   RETURN NULL;
@@ -103,14 +100,32 @@ CREATE TRIGGER ${t}_search_counts_update AFTER UPDATE ON ${t} REFERENCING OLD TA
   FOR EACH STATEMENT EXECUTE FUNCTION engram_search_counts_${t}();
 CREATE TRIGGER ${t}_search_counts_delete AFTER DELETE ON ${t} REFERENCING OLD TABLE AS old_rows
   FOR EACH STATEMENT EXECUTE FUNCTION engram_search_counts_${t}();`;
-}).join('\n');
 
-const backfill = TABLES.map((t) => {
-  const c = COUNTED[t]!;
-  return `SELECT tenant_id, ${on(c.app, 'x')} AS app_id, ${on(c.project, 'x')} AS project_id, '${c.kind}' AS kind,
+const triggers = TABLES.map((t) => countTriggers(t, COUNTED[t]!)).join('\n');
+
+/** Adds the documents already stored in the given tables to search_counts. */
+export const backfillCounts = (counted: Record<string, Counted>) => {
+  const docs = Object.entries(counted)
+    .map(
+      ([
+        t,
+        c,
+      ]) => `SELECT tenant_id, ${on(c.app, 'x')} AS app_id, ${on(c.project, 'x')} AS project_id, '${c.kind}' AS kind,
           ${on(c.owners, 'x')} AS owners, search
-       FROM ${t} x WHERE ${on(c.live, 'x')} AND search IS NOT NULL`;
-}).join('\n  UNION ALL ');
+       FROM ${t} x WHERE ${on(c.live, 'x')} AND search IS NOT NULL`,
+    )
+    .join('\n  UNION ALL ');
+  return `INSERT INTO search_counts (tenant_id, app_id, project_id, kind, owner_id, term, docs, len)
+SELECT tenant_id, app_id, project_id, kind, owner_id, term, sum(docs), sum(len)
+FROM (
+  SELECT d.tenant_id, d.app_id, d.project_id, d.kind, w.owner_id, ''::text AS term, 1 AS docs, length(d.search) AS len
+  FROM (${docs}) d CROSS JOIN LATERAL unnest(d.owners) AS w(owner_id)
+  UNION ALL
+  SELECT d.tenant_id, d.app_id, d.project_id, d.kind, w.owner_id, t.term, 1, 0
+  FROM (${docs}) d CROSS JOIN LATERAL unnest(d.owners) AS w(owner_id)
+  CROSS JOIN LATERAL unnest(tsvector_to_array(d.search)) AS t(term)
+) x GROUP BY tenant_id, app_id, project_id, kind, owner_id, term;`;
+};
 
 export const sql = `
 DROP TRIGGER episodes_search_stats ON episodes;
@@ -146,14 +161,5 @@ CREATE TABLE search_counts (
 ${triggers}
 
 -- Rows written before this migration.
-INSERT INTO search_counts (tenant_id, app_id, project_id, kind, owner_id, term, docs, len)
-SELECT tenant_id, app_id, project_id, kind, owner_id, term, sum(docs), sum(len)
-FROM (
-  SELECT d.tenant_id, d.app_id, d.project_id, d.kind, w.owner_id, ''::text AS term, 1 AS docs, length(d.search) AS len
-  FROM (${backfill}) d CROSS JOIN LATERAL unnest(d.owners) AS w(owner_id)
-  UNION ALL
-  SELECT d.tenant_id, d.app_id, d.project_id, d.kind, w.owner_id, t.term, 1, 0
-  FROM (${backfill}) d CROSS JOIN LATERAL unnest(d.owners) AS w(owner_id)
-  CROSS JOIN LATERAL unnest(tsvector_to_array(d.search)) AS t(term)
-) x GROUP BY tenant_id, app_id, project_id, kind, owner_id, term;
+${backfillCounts(COUNTED)}
 `;

@@ -12,6 +12,7 @@ import { sql as searchCounts } from './0011_search_counts.js';
 import { sql as kbFiles } from './0012_kb_files.js';
 import { sql as v1SelfMigrated } from './0013_v1_self_migrated.js';
 import { sql as searchPostings } from './0014_search_postings.js';
+import { sql as messageSearch } from './0015_message_search.js';
 
 export interface Migration {
   version: number;
@@ -35,4 +36,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 12, name: 'kb_files', sql: kbFiles },
   { version: 13, name: 'v1_self_migrated', sql: v1SelfMigrated },
   { version: 14, name: 'search_postings', sql: searchPostings },
+  { version: 15, name: 'message_search', sql: messageSearch },
 ];

@@ -1,0 +1,168 @@
+import type { SearchData } from '../../contract/search.js';
+import { tokenCount } from '../text.js';
+
+/**
+ * The context a model pays for: a search's hits cut into small units that each fit a
+ * budget on their own (an atomic fact, a message turn, a profile item, an agent case or
+ * skill, and whatever the caller adds, such as knowledge-base topics), ranked together by
+ * score and packed into a token budget with a strict fit: a unit goes in whole or not at
+ * all, and packing moves on to the next unit when one does not fit. A fact or turn that
+ * adds no message beyond the units already taken (the fact was made from a turn already
+ * shown, or the reverse) is skipped.
+ *
+ * Tokens are counted as everywhere in engram: ceil(characters / 4).
+ */
+export type UnitKind = 'profile' | 'fact' | 'message' | 'episode' | 'agent_case' | 'agent_skill' | 'topic';
+
+export interface ContextUnit {
+  kind: UnitKind;
+  /** The memory the unit comes from (fact, message, episode, profile item, case, skill or topic id). */
+  id: string;
+  /** The rendered line(s), without a trailing newline. */
+  text: string;
+  /** Rank score; units are packed best first. */
+  score: number;
+  /** Ids of the messages the unit rests on. */
+  sources: string[];
+}
+
+/** How the units of a search answer are cut and weighed. */
+export interface UnitOptions {
+  /** A turn's rank against a fact of the same score. */
+  messageWeight: number;
+  /** Prefix facts with the day of their episode. */
+  factDay: boolean;
+  /** Add a short view of each episode (subject, capped summary, its best facts) at this share of its score; 0 = none. */
+  viewWeight: number;
+}
+
+export const DEFAULT_UNITS: UnitOptions = { messageWeight: 0.9, factDay: false, viewWeight: 0 };
+
+/** Longest summary in an episode view, longest turn and longest fact, in characters. */
+const VIEW_SUMMARY_CHARS = 240;
+const TURN_CHARS = 480;
+const FACT_CHARS = 400;
+/** Facts listed in an episode view. */
+const VIEW_FACTS = 2;
+
+export const clip = (s: string, n: number) => {
+  const t = s.replace(/\s+/g, ' ').trim();
+  return t.length <= n ? t : `${t.slice(0, n - 1)}…`;
+};
+const day = (iso: string) => iso.slice(0, 10);
+const contentText = (c: SearchData['unprocessed_messages'][number]['content']) =>
+  typeof c === 'string' ? c : c.map((i) => (typeof i['text'] === 'string' ? i['text'] : '')).join(' ');
+
+/** Every unit of a search answer, best first (profile items lead, in their own order). */
+export function contextUnits(data: SearchData, opts: UnitOptions = DEFAULT_UNITS): ContextUnit[] {
+  const units: ContextUnit[] = [];
+  for (const p of data.profiles) {
+    const d = p.profile_data;
+    for (const i of [...d.explicit_info, ...d.implicit_traits])
+      units.push({
+        kind: 'profile',
+        id: i.item_id,
+        text: `- (profile) ${clip(i.description, 300)}`,
+        score: Number.POSITIVE_INFINITY,
+        sources: [],
+      });
+  }
+  for (const e of data.episodes) {
+    const prefix = opts.factDay ? `[${day(e.timestamp)}] ` : '';
+    for (const f of e.atomic_facts)
+      units.push({
+        kind: 'fact',
+        id: f.id,
+        text: `- ${prefix}${clip(f.content, FACT_CHARS)}`,
+        score: f.score,
+        sources: f.source_message_ids,
+      });
+    if (opts.viewWeight > 0) {
+      const facts = e.atomic_facts.slice(0, VIEW_FACTS);
+      units.push({
+        kind: 'episode',
+        id: e.id,
+        text:
+          `- [${day(e.timestamp)}] ${clip(e.subject, 120)}: ${clip(e.summary, VIEW_SUMMARY_CHARS)} (episode ${e.id})` +
+          facts.map((f) => `\n  - ${clip(f.content, 300)}`).join(''),
+        score: e.score * opts.viewWeight,
+        sources: facts.flatMap((f) => f.source_message_ids),
+      });
+    }
+  }
+  for (const m of [...data.messages, ...data.unprocessed_messages])
+    units.push({
+      kind: 'message',
+      id: m.id,
+      text: `- [${day(m.timestamp)}] ${m.sender_name ?? m.sender_id}: ${clip(contentText(m.content), TURN_CHARS)}`,
+      score: (m.score ?? 0) * opts.messageWeight,
+      sources: [m.id],
+    });
+  for (const c of data.agent_cases)
+    units.push({
+      kind: 'agent_case',
+      id: c.id,
+      text:
+        `- [${day(c.timestamp)}] ${clip(c.task_intent, 240)} -> ${clip(c.approach, 400)}` +
+        `${c.key_insight ? `; insight: ${clip(c.key_insight, 240)}` : ''} (agent_case ${c.id})`,
+      score: c.score,
+      sources: c.source_message_ids,
+    });
+  for (const s of data.agent_skills)
+    units.push({
+      kind: 'agent_skill',
+      id: s.id,
+      text: `- ${clip(s.name, 120)}: ${clip(s.description, 400)} (agent_skill ${s.id})`,
+      score: s.score,
+      sources: s.source_message_ids,
+    });
+  return rankUnits(units);
+}
+
+/** Units best first; equal scores keep their given order. */
+export function rankUnits(units: readonly ContextUnit[]): ContextUnit[] {
+  return units
+    .map((u, i) => ({ u, i }))
+    .sort((a, b) => b.u.score - a.u.score || a.i - b.i)
+    .map(({ u }) => u);
+}
+
+export interface PackedContext {
+  text: string;
+  tokens: number;
+  /** Units taken, in order. */
+  units: ContextUnit[];
+  /** Units left out (did not fit, or repeated what was taken). */
+  omitted: number;
+}
+
+/** Room kept for the closing "omitted" line. */
+const RESERVE_CHARS = 80;
+
+/** Packs units (best first) into maxTokens with a strict fit; the text is at most maxTokens. */
+export function packContext(units: readonly ContextUnit[], maxTokens: number): PackedContext {
+  const limit = maxTokens * 4;
+  const budget = Math.max(0, limit - RESERVE_CHARS);
+  const taken: ContextUnit[] = [];
+  const covered = new Set<string>();
+  let chars = 0;
+  for (const u of units) {
+    const redundant =
+      (u.kind === 'fact' || u.kind === 'message') &&
+      u.sources.length > 0 &&
+      u.sources.every((s) => covered.has(s));
+    if (redundant) continue;
+    const add = u.text.length + (taken.length ? 1 : 0);
+    if (chars + add > budget) continue;
+    taken.push(u);
+    chars += add;
+    for (const s of u.sources) covered.add(s);
+  }
+  const omitted = units.length - taken.length;
+  let text = taken.map((u) => u.text).join('\n');
+  if (omitted > 0) {
+    const note = `${text ? '\n' : ''}(${omitted} more result${omitted === 1 ? '' : 's'} omitted to stay within max_tokens)`;
+    if (text.length + note.length <= limit) text += note;
+  }
+  return { text, tokens: tokenCount(text), units: taken, omitted };
+}

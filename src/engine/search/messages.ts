@@ -1,0 +1,80 @@
+import { pinnedSession } from '../../contract/filters.js';
+import type { SearchData } from '../../contract/search.js';
+import type { Sql } from '../../core/db.js';
+import { compileFilter } from '../filters.js';
+import { MESSAGE_COLUMNS, type MessageRow, messageItem } from '../memory/stored-message.js';
+import { mergeQueries, type PreparedQuery, type RankDeps, type Route, rankTarget } from './hybrid.js';
+import { MESSAGE_FILTER_COLUMNS, messageTarget, OWNER_SESSIONS, type SearchScope } from './scope.js';
+
+/**
+ * Message turns as search hits. The owner's sessions (where the owner sent at least one
+ * message) are searched, every sender's turns, and the request's filters apply to the
+ * message (session_id, sender_id, timestamp).
+ *
+ * - `unprocessed_messages`: turns not yet extracted (any state but `extracted`, including
+ *   those an async add has only queued), so what was just said is findable at once. When
+ *   the filters pin one session (`session_id` as a top-level equality) every unprocessed
+ *   message of that session is returned, oldest first, up to 500, unscored (the OpenAPI
+ *   behaviour). Otherwise they are ranked like every other kind (keyword, vector or
+ *   hybrid over the message's own `search` tsvector and embedding): best first, at most
+ *   `limit`, each with its route score.
+ * - `messages` (additive): turns already extracted, ranked the same way. Extraction
+ *   summarises; the raw turn stays retrievable beside the facts made from it.
+ */
+export type MessageHit = SearchData['unprocessed_messages'][number];
+export type ScoredMessage = SearchData['messages'][number];
+
+export const PINNED_MAX = 500;
+
+export interface MessageQuery {
+  route: Route;
+  queries: PreparedQuery[];
+  weights?: number[];
+  pool: number;
+  radius?: number | null | undefined;
+}
+
+/** The best `limit` turns of the owner's sessions, extracted or not, with their route scores. */
+export async function rankMessages(
+  d: RankDeps,
+  scope: SearchScope,
+  which: 'extracted' | 'unextracted',
+  q: MessageQuery,
+  limit: number,
+  floor = Number.NEGATIVE_INFINITY,
+): Promise<ScoredMessage[]> {
+  const target = messageTarget(scope, which);
+  const maps = [];
+  for (const query of q.queries) maps.push(await rankTarget(d, target, q.route, query, q.pool, q.radius));
+  const ranked = [...mergeQueries(maps, q.weights).entries()]
+    .filter(([, s]) => s >= floor)
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, limit);
+  if (!ranked.length) return [];
+  const rows = await d.db.query<MessageRow>(
+    `SELECT ${MESSAGE_COLUMNS} FROM messages m
+     WHERE m.tenant_id = $1 AND m.id IN (SELECT jsonb_array_elements_text($2::jsonb))`,
+    [scope.tenantId, JSON.stringify(ranked.map(([id]) => id))],
+  );
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ranked.flatMap(([id, s]) => {
+    const r = byId.get(id);
+    return r ? [{ ...messageItem(r), score: Math.round(s * 1e6) / 1e6 }] : [];
+  });
+}
+
+/** Every unprocessed message of the one session the filters pin, oldest first, unscored. */
+export async function pinnedUnprocessed(q: Sql, scope: SearchScope): Promise<MessageHit[] | undefined> {
+  if (pinnedSession(scope.filters) === undefined) return undefined;
+  const params: unknown[] = [scope.tenantId, scope.appId, scope.projectId, scope.ownerId];
+  const cond = compileFilter(scope.filters, MESSAGE_FILTER_COLUMNS, params);
+  params.push(PINNED_MAX);
+  const rows = await q.query<MessageRow>(
+    `SELECT ${MESSAGE_COLUMNS} FROM messages m
+     WHERE m.tenant_id = $1 AND m.app_id = $2 AND m.project_id = $3 AND m.deleted_at IS NULL
+       AND m.state <> 'extracted' AND m.session_id IN (${OWNER_SESSIONS}) AND ${cond}
+     ORDER BY m.ts, m.seq LIMIT $${params.length}`,
+    params,
+  );
+  return rows.map((r) => messageItem(r));
+}

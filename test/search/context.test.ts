@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import type { SearchData } from '../../src/contract/search.js';
+import { contextUnits, DEFAULT_UNITS, packContext } from '../../src/engine/search/context.js';
+
+const T = '2025-04-02T10:00:00.000Z';
+const fact = (id: string, content: string, score: number, sources: string[]) => ({
+  id,
+  content,
+  score,
+  source_message_ids: sources,
+  timestamp: T,
+});
+const turn = (id: string, content: string, score: number) => ({
+  id,
+  app_id: 'default',
+  project_id: 'default',
+  session_id: 's1',
+  sender_id: 'nora',
+  sender_name: 'Nora',
+  role: 'user' as const,
+  content,
+  timestamp: T,
+  tool_calls: null,
+  tool_call_id: null,
+  score,
+});
+
+function answer(): SearchData {
+  return {
+    episodes: [
+      {
+        id: 'e1',
+        subject: 'glass workshop, kiln',
+        summary: `Nora and Theo talked about ${'the glass workshop and the new kiln '.repeat(20)}`,
+        timestamp: T,
+        score: 0.7,
+        atomic_facts: [
+          fact('f1', 'Nora signed up for a glass-blowing workshop in Ghent.', 0.8, ['m1']),
+          fact('f2', 'Theo bought a second-hand kiln.', 0.5, ['m2']),
+        ],
+      } as never,
+    ],
+    profiles: [],
+    agent_cases: [],
+    agent_skills: [],
+    unprocessed_messages: [],
+    messages: [
+      turn('m1', 'I signed up for a glass-blowing workshop in Ghent!', 0.75),
+      turn('m3', 'The workshop starts on the first Saturday of May.', 0.6),
+    ],
+    metadata: { method: 'hybrid', degraded: false, queries: ['q'], took_ms: 1 } as never,
+  };
+}
+
+describe('recall context: units packed whole into a token budget', () => {
+  it('ranks facts and turns together, best first, a turn at a share of its score', () => {
+    const units = contextUnits(answer());
+    expect(units.map((u) => `${u.kind}:${u.id}`)).toEqual(['fact:f1', 'message:m1', 'message:m3', 'fact:f2']);
+    expect(units[1]!.score).toBeCloseTo(0.75 * DEFAULT_UNITS.messageWeight);
+    expect(units[0]!.text).toBe('- Nora signed up for a glass-blowing workshop in Ghent.');
+    expect(units[1]!.text).toBe('- [2025-04-02] Nora: I signed up for a glass-blowing workshop in Ghent!');
+  });
+
+  it('can add short episode views and day-prefixed facts', () => {
+    const units = contextUnits(answer(), { messageWeight: 1, factDay: true, viewWeight: 0.9 });
+    expect(units.map((u) => `${u.kind}:${u.id}`)).toEqual([
+      'fact:f1',
+      'message:m1',
+      'episode:e1',
+      'message:m3',
+      'fact:f2',
+    ]);
+    expect(units[0]!.text).toBe('- [2025-04-02] Nora signed up for a glass-blowing workshop in Ghent.');
+    expect(units[1]!.text).toBe('- [2025-04-02] Nora: I signed up for a glass-blowing workshop in Ghent!');
+  });
+
+  it('never exceeds the budget, skips a unit that does not fit and moves on to smaller ones', () => {
+    const units = contextUnits(answer(), { messageWeight: 1, factDay: true, viewWeight: 0.9 });
+    for (const budget of [20, 40, 80, 120, 300, 1000]) {
+      const p = packContext(units, budget);
+      expect(Math.ceil(p.text.length / 4)).toBeLessThanOrEqual(budget);
+      expect(p.tokens).toBeLessThanOrEqual(budget);
+      for (const u of p.units) expect(p.text).toContain(u.text);
+    }
+    // the episode view (~190 tokens) does not fit 120 tokens; the turn after it does
+    const p = packContext(units, 120);
+    expect(p.units.map((u) => u.id)).toEqual(['f1', 'm3', 'f2']);
+    expect(p.text).toMatch(/\(2 more results omitted to stay within max_tokens\)$/);
+  });
+
+  it('skips a turn already shown through the fact made of it', () => {
+    const p = packContext(contextUnits(answer()), 1000);
+    expect(p.units.map((u) => u.id)).not.toContain('m1');
+    expect(p.units.map((u) => u.id)).toContain('m3');
+  });
+});
