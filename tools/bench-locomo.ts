@@ -45,9 +45,9 @@ import { createLogger } from '../src/core/log.js';
 import {
   type ContextUnit,
   contextUnits,
-  DEFAULT_UNITS,
   packContext,
   type UnitOptions,
+  unitsFor,
 } from '../src/engine/search/context.js';
 import { SearchService } from '../src/engine/search/service.js';
 import { tokenCount } from '../src/engine/text.js';
@@ -99,10 +99,14 @@ const methods = args.methods!.split(',').map((m) => m.trim()) as (
   | 'agentic'
 )[];
 const topK = Number(args['top-k']);
-const unitOptions: UnitOptions = {
-  messageWeight: Number(args['message-weight'] ?? DEFAULT_UNITS.messageWeight),
-  factDay: args['fact-day'] ?? DEFAULT_UNITS.factDay,
-  viewWeight: Number(args['view-weight'] ?? DEFAULT_UNITS.viewWeight),
+/** Unit options given on the command line, over recall's own for the method. */
+const unitOptions = (method: string): UnitOptions => {
+  const own = unitsFor(method);
+  return {
+    messageWeight: Number(args['message-weight'] ?? own.messageWeight),
+    factDay: args['fact-day'] ?? own.factDay,
+    viewWeight: Number(args['view-weight'] ?? own.viewWeight),
+  };
 };
 /** Further unit options measured on the same answers, by label. */
 const variants: [string, UnitOptions][] = (args.variants ?? '')
@@ -287,7 +291,7 @@ async function main() {
             }),
           );
           latencies.get(method)!.push(performance.now() - started);
-          const rec = recallAt(contextUnits(r, unitOptions), evidence, (id) => msgToDia.get(id));
+          const rec = recallAt(contextUnits(r, unitOptions(method)), evidence, (id) => msgToDia.get(id));
           tally.add(`${method}|${qa.category}`, rec);
           tally.add(`${method}|all`, rec);
           for (const [label, opts] of variants) {
@@ -324,7 +328,7 @@ function report(tally: Tally, latencies: Map<string, number[]>, ingestMs: number
   const cats = ['all', '1', '2', '3', '4'];
   const name = (c: string) => (c === 'all' ? 'overall' : `${c} ${CATEGORIES[Number(c)]}`);
   const lines = [
-    `split: ${args.split} (${SPLITS[args.split!]!.join(', ')}), top_k ${topK}, units ${JSON.stringify(unitOptions)}`,
+    `split: ${args.split} (${SPLITS[args.split!]!.join(', ')}), top_k ${topK}, units ${JSON.stringify(Object.fromEntries(methods.map((m) => [m, unitOptions(m)])))}`,
     '',
   ];
   lines.push(`| method | category | n | ${BUDGETS.map((b) => `R@${b}`).join(' | ')} | Δ vs baseline |`);
@@ -356,7 +360,13 @@ function report(tally: Tally, latencies: Map<string, number[]>, ingestMs: number
     );
   if (args.json)
     console.log(
-      JSON.stringify({ units: unitOptions, rows, ingestMs, turns, latencies: Object.fromEntries(latencies) }),
+      JSON.stringify({
+        units: Object.fromEntries(methods.map((m) => [m, unitOptions(m)])),
+        rows,
+        ingestMs,
+        turns,
+        latencies: Object.fromEntries(latencies),
+      }),
     );
   else console.log(lines.join('\n'));
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SearchData } from '../../src/contract/search.js';
-import { contextUnits, DEFAULT_UNITS, packContext } from '../../src/engine/search/context.js';
+import { contextUnits, DEFAULT_UNITS, KEYWORD_UNITS, packContext } from '../../src/engine/search/context.js';
 
 const T = '2025-04-02T10:00:00.000Z';
 const fact = (id: string, content: string, score: number, sources: string[]) => ({
@@ -59,6 +59,14 @@ describe('recall context: units packed whole into a token budget', () => {
     expect(units[1]!.score).toBeCloseTo(0.75 * DEFAULT_UNITS.messageWeight);
     expect(units[0]!.text).toBe('- Nora signed up for a glass-blowing workshop in Ghent.');
     expect(units[1]!.text).toBe('- [2025-04-02] Nora: I signed up for a glass-blowing workshop in Ghent!');
+  });
+
+  it('weighs turns lower against facts in a keyword answer (raw BM25 scores)', () => {
+    const data = answer();
+    data.metadata.method = 'keyword';
+    const units = contextUnits(data);
+    expect(units.find((u) => u.id === 'm1')!.score).toBeCloseTo(0.75 * KEYWORD_UNITS.messageWeight);
+    expect(KEYWORD_UNITS.messageWeight).toBeLessThan(DEFAULT_UNITS.messageWeight);
   });
 
   it('can add short episode views and day-prefixed facts', () => {

@@ -37,6 +37,14 @@ export interface UnitOptions {
 }
 
 export const DEFAULT_UNITS: UnitOptions = { messageWeight: 0.9, factDay: false, viewWeight: 0 };
+/**
+ * The keyword route's scores are raw BM25, unbounded and counted against each kind's own
+ * statistics: a turn there weighs less against a fact.
+ */
+export const KEYWORD_UNITS: UnitOptions = { ...DEFAULT_UNITS, messageWeight: 0.5 };
+
+/** The unit options for an answer of the given method. */
+export const unitsFor = (method: string) => (method === 'keyword' ? KEYWORD_UNITS : DEFAULT_UNITS);
 
 /** Longest summary in an episode view, longest turn and longest fact, in characters. */
 const VIEW_SUMMARY_CHARS = 240;
@@ -54,7 +62,10 @@ const contentText = (c: SearchData['unprocessed_messages'][number]['content']) =
   typeof c === 'string' ? c : c.map((i) => (typeof i['text'] === 'string' ? i['text'] : '')).join(' ');
 
 /** Every unit of a search answer, best first (profile items lead, in their own order). */
-export function contextUnits(data: SearchData, opts: UnitOptions = DEFAULT_UNITS): ContextUnit[] {
+export function contextUnits(
+  data: SearchData,
+  opts: UnitOptions = unitsFor(data.metadata.method),
+): ContextUnit[] {
   const units: ContextUnit[] = [];
   for (const p of data.profiles) {
     const d = p.profile_data;
