@@ -8,8 +8,9 @@ import { httpClient, ok } from '../mcp/helpers.js';
 /**
  * A new user, offline (offline extractor and embedder), over real HTTP and MCP: what she
  * tells the assistant about her dog, her diet, an allergy and the city she lives in (then
- * moves from) is in her profile. A note not yet extracted is found by meaning, and the raw
- * turns stay retrievable after extraction.
+ * moves from) is in her profile, and each question about it finds its fact first, by
+ * hybrid and by keyword search (for where she lives now, the newer fact). A note not yet
+ * extracted is found by meaning, and the raw turns stay retrievable after extraction.
  */
 describe.each(DRIVERS)('remembering a new user [%s]', (driver) => {
   let s: TestServer;
@@ -22,6 +23,10 @@ describe.each(DRIVERS)('remembering a new user [%s]', (driver) => {
     expect(r.status).toBe(200);
     return r.body.data;
   };
+  /** The best-scored fact of a search, over every episode returned. */
+  const topFact = (data: any): string =>
+    data.episodes.flatMap((e: any) => e.atomic_facts).sort((a: any, b: any) => b.score - a.score)[0]
+      ?.content ?? '';
 
   beforeAll(async () => {
     s = await startTestServer(driver);
@@ -73,6 +78,16 @@ describe.each(DRIVERS)('remembering a new user [%s]', (driver) => {
     expect(of('location')).toMatch(/Porto/);
     expect(of('location')).not.toMatch(/Lisbon/);
     for (const i of items) expect(i.description).not.toMatch(/please|quick context/i);
+  });
+
+  it.each(['hybrid', 'keyword'])('each question finds its fact first (%s)', async (method) => {
+    const cases: [string, RegExp][] = [
+      ['What pet does Alice have?', /dog named Miso/],
+      ['What diet does Alice follow?', /vegetarian/],
+      ['Does Alice have any allergies?', /allergic to peanuts/],
+      ['Where does Alice live now?', /Porto/],
+    ];
+    for (const [query, want] of cases) expect(topFact(await search({ query, method })), query).toMatch(want);
   });
 
   it('recall finds a note not yet extracted by meaning, beside the extracted facts', async () => {

@@ -9,6 +9,8 @@ import {
   rankTarget,
   scoreIds,
 } from './hybrid.js';
+import { orQuery } from './keyword.js';
+import { CURRENT_STATE, slotLexemes } from './lexicon.js';
 import { episodeTarget, factTarget, type SearchScope } from './scope.js';
 
 /**
@@ -66,6 +68,9 @@ export async function rankEpisodes(
       maps.push(await scoreIds(d, episodeTarget(scope), q.route, query, missing));
     for (const [id, s] of mergeQueries(maps, q.weights)) own.set(id, s);
   }
+  const question = q.queries[0];
+  if (question && CURRENT_STATE.test(question.text))
+    await newestWins(d, scope, question.terms, facts, own, parent);
   const episodes = new Map(own);
   for (const [factId, episodeId] of parent) {
     const s = inContext(facts.get(factId) ?? 0, own.get(episodeId) ?? 0);
@@ -73,6 +78,48 @@ export async function rankEpisodes(
   }
   const ranked = [...episodes.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
   return { episodes: ranked, facts, own };
+}
+
+/** Facts within this share of the best fact's score compete as answers to a current-state question. */
+export const SLOT_MARGIN = 0.8;
+
+/**
+ * For a question about how things are now ("where does she live now"): among the facts
+ * that answer it, the newest wins. The competing facts are those of the slot the question
+ * names (lexicon.ts: any fact about living or moving, for "live"), or, when it names
+ * none, those scoring within SLOT_MARGIN of the best. The newest takes the best fact's
+ * score (plus a hair), and its episode the best own score among the competitors', so an
+ * older fact of the same slot no longer outranks the current one.
+ */
+async function newestWins(
+  d: RankDeps,
+  scope: SearchScope,
+  terms: readonly string[],
+  facts: Map<string, number>,
+  own: Map<string, number>,
+  parent: Map<string, string>,
+): Promise<void> {
+  const best = Math.max(...facts.values());
+  if (!(best > 0)) return;
+  const slot = await slotLexemes(d.db, terms);
+  const close = [...facts]
+    .filter(([, s]) => (slot.length ? s > 0 : s >= SLOT_MARGIN * best))
+    .map(([id]) => id);
+  if (close.length < 2) return;
+  const params: unknown[] = [scope.tenantId, JSON.stringify(close)];
+  if (slot.length) params.push(orQuery(slot));
+  const competing = await d.db.query<{ id: string }>(
+    `SELECT id FROM atomic_facts WHERE tenant_id = $1 AND id = ANY (ARRAY(SELECT jsonb_array_elements_text($2::jsonb)))
+       ${slot.length ? 'AND search @@ $3::tsquery' : ''}
+     ORDER BY ts DESC, id DESC`,
+    params,
+  );
+  const newest = competing[0]?.id;
+  const episode = newest ? parent.get(newest) : undefined;
+  if (competing.length < 2 || !newest || !episode) return;
+  facts.set(newest, best + 1e-6);
+  const context = Math.max(...close.map((id) => own.get(parent.get(id) ?? '') ?? 0));
+  own.set(episode, Math.max(own.get(episode) ?? 0, context));
 }
 
 /** Loads the chosen episodes (in the given order) with every fact scored. */

@@ -10,7 +10,7 @@ import {
   postingScores,
   postingsDepth,
 } from './keyword.js';
-import { bind, type Target } from './scope.js';
+import { bind, type Params, type Target } from './scope.js';
 import { distance, nearest } from './vector.js';
 
 /**
@@ -38,6 +38,12 @@ export interface PreparedQuery {
   terms: string[];
   /** Embedding of text (absent for the keyword route). */
   vector?: number[] | undefined;
+  /**
+   * For a query whose terms are a question's own plus bridges (lexicon.ts): the question's
+   * own terms. bm25norm is then relative to their idf mass, so an added alternative does
+   * not lower the score of a document that matches it.
+   */
+  own?: string[] | undefined;
 }
 
 export interface RankDeps {
@@ -159,7 +165,7 @@ async function scoreRows(
     parent?: string;
   }>(
     `${ctes.length ? `WITH ${ctes.join(',\n')}` : ''}
-     SELECT ${a}.id, ${kw} AS kw, ${useKw ? BM25_REF : 'NULL::float8'} AS ref,
+     SELECT ${a}.id, ${kw} AS kw, ${useKw ? refOf(q, p) : 'NULL::float8'} AS ref,
             ${cos} AS cos${t.parent ? `, ${t.parent} AS parent` : ''}
      FROM ${t.from}
      WHERE ${t.where} AND ${a}.id = ANY (${only})`,
@@ -227,6 +233,12 @@ export function mergeQueries(
   });
   return out;
 }
+
+/** Σ idf of the query's own terms (needs the `w` CTE). */
+const refOf = (q: PreparedQuery, p: Params) =>
+  q.own
+    ? `(SELECT sum(idf) FROM w WHERE term = ANY (ARRAY(SELECT jsonb_array_elements_text(${p.add(JSON.stringify(q.own))}::jsonb))))::float8`
+    : BM25_REF;
 
 function requireVector(q: PreparedQuery): number[] {
   if (!q.vector) throw new Error('vector route without a query embedding');

@@ -10,6 +10,7 @@ import { type EpisodeQuery, loadEpisodes, rankEpisodes, type SearchEpisode } fro
 import { expandQuery } from './expand.js';
 import type { PreparedQuery, RankDeps, Route } from './hybrid.js';
 import { queryLexemes } from './keyword.js';
+import { expandTerms } from './lexicon.js';
 import { type MessageHit, pinnedUnprocessed, rankMessages, type ScoredMessage } from './messages.js';
 import { rerankHits } from './rerank-hits.js';
 import type { SearchScope } from './scope.js';
@@ -21,6 +22,8 @@ import type { SearchScope } from './scope.js';
  * Scores per method are defined in docs/search.md.
  */
 export const DEFAULT_TOP_K = 10;
+/** Weight of a query's bridged form (lexicon.ts) against the query itself. */
+export const BRIDGE_WEIGHT = 0.9;
 
 export interface SearchDeps {
   db: Db;
@@ -117,10 +120,12 @@ export class SearchService {
     const retrieve = async (queries: string[], weights: number[]): Promise<Retrieved> => {
       const key = JSON.stringify([queries, weights, route]);
       if (last?.key === key) return last.result;
+      const own = await Promise.all(queries.map(prepare));
+      const bridged = await Promise.all(own.map((p) => this.bridge(scope, p, route)));
       const q: EpisodeQuery = {
         route,
-        queries: await Promise.all(queries.map(prepare)),
-        weights,
+        queries: [...own, ...bridged.flatMap((b) => (b ? [b] : []))],
+        weights: [...weights, ...bridged.flatMap((b, i) => (b ? [(weights[i] ?? 1) * BRIDGE_WEIGHT] : []))],
         pool,
         radius: input.radius,
       };
@@ -211,6 +216,21 @@ export class SearchService {
     metadata.method = route === input.method || input.method === 'agentic' ? input.method : route;
     metadata.took_ms = Date.now() - started;
     return data;
+  }
+
+  /**
+   * The query with vocabulary bridges added (lexicon.ts), its bm25norm taken against the
+   * query's own terms; undefined when nothing bridges (or on the vector route).
+   */
+  private async bridge(
+    scope: SearchScope,
+    p: PreparedQuery,
+    route: Route,
+  ): Promise<PreparedQuery | undefined> {
+    if (route === 'vector') return undefined;
+    const added = await expandTerms(this.deps.db, scope, p.terms);
+    if (!added.length) return undefined;
+    return { ...p, terms: [...p.terms, ...added], own: p.terms };
   }
 
   private async profiles(scope: SearchScope): Promise<SearchData['profiles']> {

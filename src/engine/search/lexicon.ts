@@ -1,0 +1,131 @@
+import type { Sql } from '../../core/db.js';
+import { queryLexemes } from './keyword.js';
+import type { SearchScope } from './scope.js';
+
+/**
+ * Query-side vocabulary bridges, general English only:
+ *
+ * - **Kinds**: a question names a kind ("what pet", "which allergies", "where does she
+ *   live") while the memory names an instance ("a dog named Miso", "allergic to
+ *   peanuts", "moved to Porto"). Each group lists the words that answer for one kind.
+ * - **Stemming gaps**: the english stemmer keeps derivations apart ("allergy" -> allergi,
+ *   "allergic" -> allerg; "mentorship" / "mentored"). A query lexeme's root (derivational
+ *   suffix cut) is matched against the lexemes actually stored for the owner's scope.
+ *
+ * Expansions form a second query of lower weight (service.ts), so a memory using the
+ * question's own words still ranks first when both exist.
+ */
+const KINDS: readonly (readonly [string, string])[] = [
+  [
+    'pet pets animal animals',
+    'dog dogs puppy cat cats kitten hamster rabbit parrot bird fish horse tortoise ferret',
+  ],
+  ['diet diets eat eats food foods', 'vegetarian vegan pescatarian gluten dairy meat keto kosher halal'],
+  ['allergy allergies allergic', 'allergic allergy intolerant intolerance'],
+  ['live lives living home city town reside based', 'live moved move relocated based'],
+  ['job work works career occupation profession employer', 'job work works hired employer career profession'],
+  [
+    'family relatives',
+    'wife husband partner mother father sister brother son daughter kids children parents',
+  ],
+  ['hobby hobbies pastime', 'enjoy enjoys hobby play plays practice'],
+  ['age old born birthday', 'born birthday years old age'],
+];
+
+/** Queries about how things are now: the newest memory of a slot wins (episodes.ts). */
+export const CURRENT_STATE =
+  /\b(?:now|currently|current|these days|nowadays|at the moment|at present|still|anymore|any more|latest|most recent)\b/i;
+
+/** Derivational endings cut from a lexeme to find its root (longest first). */
+const SUFFIXES = [
+  'ations',
+  'ation',
+  'ities',
+  'ship',
+  'ness',
+  'ment',
+  'ings',
+  'ity',
+  'ies',
+  'ing',
+  'ic',
+  'al',
+  'ed',
+  'er',
+  'i',
+  'y',
+  'e',
+  's',
+];
+const MIN_ROOT = 4;
+/** Stored lexemes taken per root. */
+const PER_ROOT = 6;
+
+interface KindLexemes {
+  keys: string[];
+  answers: string[];
+}
+
+let kinds: Promise<KindLexemes[]> | undefined;
+
+function kindLexemes(q: Sql): Promise<KindLexemes[]> {
+  kinds ??= Promise.all(
+    KINDS.map(async ([keys, answers]) => ({
+      keys: await queryLexemes(q, keys),
+      answers: await queryLexemes(q, answers),
+    })),
+  ).catch((err) => {
+    kinds = undefined;
+    throw err;
+  });
+  return kinds;
+}
+
+/** The root of a lexeme, or undefined when it is too short to cut. */
+export function lexemeRoot(lexeme: string): string | undefined {
+  for (const s of SUFFIXES)
+    if (lexeme.endsWith(s) && lexeme.length - s.length >= MIN_ROOT) return lexeme.slice(0, -s.length);
+  return lexeme.length >= MIN_ROOT + 1 ? lexeme : undefined;
+}
+
+/**
+ * The slot a current-state question asks about: every lexeme of the kinds its terms name
+ * (for "where does she live now": live, move, relocate, ...), or none.
+ */
+export async function slotLexemes(q: Sql, terms: readonly string[]): Promise<string[]> {
+  const have = new Set(terms);
+  const out = new Set<string>();
+  for (const k of await kindLexemes(q))
+    if (k.keys.some((t) => have.has(t))) for (const x of [...k.keys, ...k.answers]) out.add(x);
+  return [...out];
+}
+
+/**
+ * Lexemes to add to a query's own (none already in it), best bridges first: the answers of
+ * the kinds its terms name, and the owner's stored fact and episode lexemes that share the
+ * root of a query lexeme (at most PER_ROOT per root, most frequent first).
+ */
+export async function expandTerms(q: Sql, scope: SearchScope, terms: readonly string[]): Promise<string[]> {
+  if (!terms.length) return [];
+  const have = new Set(terms);
+  const out = new Set<string>();
+  for (const k of await kindLexemes(q))
+    if (k.keys.some((t) => have.has(t))) for (const a of k.answers) if (!have.has(a)) out.add(a);
+  const roots = [...new Set(terms.map(lexemeRoot).filter((r): r is string => r !== undefined))];
+  if (roots.length) {
+    // The range lets the primary key narrow the scan; left() is the exact test.
+    const rows = await q.query<{ term: string }>(
+      `SELECT DISTINCT s.term FROM jsonb_array_elements_text($5::jsonb) AS r(root)
+       CROSS JOIN LATERAL (
+         SELECT term FROM search_counts
+         WHERE tenant_id = $1 AND app_id = $2 AND project_id = $3 AND kind IN ('fact', 'episode')
+           AND owner_id = $4 AND term >= r.root AND term <= r.root || 'zzzzzzzz'
+           AND left(term, length(r.root)) = r.root AND length(term) <= length(r.root) + 6
+         GROUP BY term HAVING sum(docs) > 0
+         ORDER BY sum(docs) DESC, term LIMIT ${PER_ROOT}) s`,
+      [scope.tenantId, scope.appId, scope.projectId, scope.ownerId, JSON.stringify(roots)],
+    );
+    for (const r of rows) if (!have.has(r.term)) out.add(r.term);
+  }
+  return [...out];
+}
