@@ -2,6 +2,7 @@ import type { Db } from '../core/db.js';
 import type { Embedder } from '../core/ports.js';
 import { topicEmbeddingText } from './kb/ingest.js';
 import { caseEmbeddingText, episodeEmbeddingText, skillEmbeddingText, vectorText } from './memory/extract.js';
+import { LIVE_MESSAGES } from './memory/stored-message.js';
 import { VECTOR_TABLES, type VectorTable } from './vector-index.js';
 
 /**
@@ -13,7 +14,13 @@ import { VECTOR_TABLES, type VectorTable } from './vector-index.js';
  */
 const TEXT: Record<
   VectorTable,
-  { columns: string; text: (r: Record<string, string>) => string; live?: string }
+  {
+    columns: string;
+    text: (r: Record<string, string>) => string;
+    live?: string;
+    /** What to read the rows from when not the table itself. */
+    from?: string;
+  }
 > = {
   episodes: { columns: 'subject, summary, episode', text: (r) => episodeEmbeddingText(r as never) },
   atomic_facts: { columns: 'content', text: (r) => r['content'] ?? '' },
@@ -21,10 +28,11 @@ const TEXT: Record<
   agent_skills: { columns: 'name, description, content', text: (r) => skillEmbeddingText(r as never) },
   // Topics are deleted outright, never soft-deleted.
   kb_topics: { columns: 'name, summary, content', text: (r) => topicEmbeddingText(r as never), live: 'true' },
-  messages: { columns: 'content', text: (r) => r['content'] ?? '' },
+  messages: { columns: 'content', text: (r) => r['content'] ?? '', from: `${LIVE_MESSAGES} messages` },
 };
 
 const liveRows = (t: VectorTable) => TEXT[t].live ?? 'deleted_at IS NULL';
+const rowsOf = (t: VectorTable) => TEXT[t].from ?? t;
 
 export interface ReindexProgress {
   done: number;
@@ -64,7 +72,7 @@ export async function reindex(
   const counts = await Promise.all(
     VECTOR_TABLES.map(async (t) => {
       const r = await db.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM ${t} WHERE embedding IS NULL AND ${liveRows(t)}`,
+        `SELECT count(*)::int AS n FROM ${rowsOf(t)} WHERE embedding IS NULL AND ${liveRows(t)}`,
       );
       return r[0]?.n ?? 0;
     }),
@@ -75,7 +83,7 @@ export async function reindex(
     const spec = TEXT[table];
     for (;;) {
       const rows = await db.query<Record<string, string>>(
-        `SELECT tenant_id, id, ${spec.columns} FROM ${table}
+        `SELECT tenant_id, id, ${spec.columns} FROM ${rowsOf(table)}
          WHERE embedding IS NULL AND ${liveRows(table)} ORDER BY tenant_id, id LIMIT ${batchSize}`,
       );
       if (!rows.length) break;

@@ -2,7 +2,7 @@ import { pinnedSession } from '../../contract/filters.js';
 import type { SearchData } from '../../contract/search.js';
 import type { Sql } from '../../core/db.js';
 import { compileFilter } from '../filters.js';
-import { MESSAGE_COLUMNS, type MessageRow, messageItem } from '../memory/stored-message.js';
+import { LIVE_MESSAGES, MESSAGE_COLUMNS, type MessageRow, messageItem } from '../memory/stored-message.js';
 import { mergeQueries, type PreparedQuery, type RankDeps, type Route, rankTarget } from './hybrid.js';
 import { MESSAGE_FILTER_COLUMNS, messageTarget, OWNER_SESSIONS, type SearchScope } from './scope.js';
 
@@ -52,7 +52,7 @@ export async function rankMessages(
     .slice(0, limit);
   if (!ranked.length) return [];
   const rows = await d.db.query<MessageRow>(
-    `SELECT ${MESSAGE_COLUMNS} FROM messages m
+    `SELECT ${MESSAGE_COLUMNS} FROM ${LIVE_MESSAGES} m
      WHERE m.tenant_id = $1 AND m.id IN (SELECT jsonb_array_elements_text($2::jsonb))`,
     [scope.tenantId, JSON.stringify(ranked.map(([id]) => id))],
   );
@@ -70,8 +70,8 @@ export async function pinnedUnprocessed(q: Sql, scope: SearchScope): Promise<Mes
   const cond = compileFilter(scope.filters, MESSAGE_FILTER_COLUMNS, params);
   params.push(PINNED_MAX);
   const rows = await q.query<MessageRow>(
-    `SELECT ${MESSAGE_COLUMNS} FROM messages m
-     WHERE m.tenant_id = $1 AND m.app_id = $2 AND m.project_id = $3 AND m.deleted_at IS NULL
+    `SELECT ${MESSAGE_COLUMNS} FROM ${LIVE_MESSAGES} m
+     WHERE m.tenant_id = $1 AND m.app_id = $2 AND m.project_id = $3
        AND m.state <> 'extracted' AND m.session_id IN (${OWNER_SESSIONS}) AND ${cond}
      ORDER BY m.ts, m.seq LIMIT $${params.length}`,
     params,

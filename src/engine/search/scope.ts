@@ -1,5 +1,6 @@
 import type { FilterNode } from '../../contract/filters.js';
 import { compileFilter } from '../filters.js';
+import { LIVE_MESSAGES } from '../memory/stored-message.js';
 
 /**
  * Candidate sets: for each searchable kind, the FROM clause and the WHERE condition that
@@ -172,8 +173,8 @@ export const MESSAGE_FILTER_COLUMNS = {
 } as const;
 
 /** Sessions the owner took part in (sent at least one message): whose messages the owner may see. */
-export const OWNER_SESSIONS = `SELECT DISTINCT o.session_id FROM messages o
-  WHERE o.tenant_id = $1 AND o.app_id = $2 AND o.project_id = $3 AND o.sender_id = $4 AND o.deleted_at IS NULL`;
+export const OWNER_SESSIONS = `SELECT DISTINCT o.session_id FROM ${LIVE_MESSAGES} o
+  WHERE o.tenant_id = $1 AND o.app_id = $2 AND o.project_id = $3 AND o.sender_id = $4`;
 
 /**
  * Message turns of the owner's sessions (any sender), either those already extracted
@@ -188,7 +189,7 @@ export function messageTarget(s: SearchScope, which: 'extracted' | 'unextracted'
     alias: 'm',
     filtered: cond !== 'TRUE',
     statsOwners: `ARRAY(${OWNER_SESSIONS})`,
-    from: 'messages m',
+    from: `${LIVE_MESSAGES} m`,
     where: `${live('m')} AND m.state ${which === 'extracted' ? "= 'extracted'" : "<> 'extracted'"}
       AND m.session_id IN (${OWNER_SESSIONS}) AND ${cond}`,
     params,
