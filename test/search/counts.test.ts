@@ -14,7 +14,8 @@ const RECOUNT = `
     UNION ALL SELECT tenant_id, app_id, project_id, 'agent_case', ARRAY[agent_id], search FROM agent_cases WHERE deleted_at IS NULL
     UNION ALL SELECT tenant_id, app_id, project_id, 'agent_skill', ARRAY[agent_id], search FROM agent_skills WHERE deleted_at IS NULL
     UNION ALL SELECT tenant_id, 'kb', kb_id, 'topic', ARRAY[kb_id], search FROM kb_topics
-    UNION ALL SELECT tenant_id, app_id, project_id, 'message', ARRAY[session_id], search FROM messages WHERE deleted_at IS NULL)
+    UNION ALL SELECT tenant_id, app_id, project_id, 'message', owner_ids, search FROM messages
+      WHERE deleted_at IS NULL AND state = 'extracted' AND owner_ids IS NOT NULL)
   SELECT tenant_id, app_id, project_id, kind, owner_id, term, sum(docs)::int AS docs, sum(len)::int AS len FROM (
     SELECT d.tenant_id, d.app_id, d.project_id, d.kind, o AS owner_id, '' AS term, 1 AS docs, length(d.search) AS len
     FROM d, unnest(d.owners) o WHERE d.search IS NOT NULL
@@ -107,7 +108,7 @@ describe.each(DRIVERS)('search statistics [%s]', (driver) => {
     expect(rows).toEqual([{ project_id: 'kb-1', owner_id: 'kb-1', docs: 2 }]);
   });
 
-  it('count message turns per session, through state changes and deletes', async () => {
+  it('count extracted turns for each of their owners, through extraction, owner changes and deletes', async () => {
     await f.db.query(
       `INSERT INTO messages (tenant_id, id, app_id, project_id, session_id, sender_id, role, content, ts, state)
        SELECT 'tenant-a', 'msg-' || g, 'default', 'default', CASE WHEN g <= 4 THEN 's-1' ELSE 's-2' END,
@@ -115,17 +116,23 @@ describe.each(DRIVERS)('search statistics [%s]', (driver) => {
        FROM generate_series(1, 7) g`,
     );
     expect(await f.db.query(STORED)).toEqual(await f.db.query(RECOUNT));
-    await f.db.query(`UPDATE messages SET state = 'extracted' WHERE tenant_id = 'tenant-a'`); // no effect
+    await f.db.query(`UPDATE messages SET state = 'buffered' WHERE tenant_id = 'tenant-a'`); // not extracted: no effect
+    expect(await f.db.query(STORED)).toEqual(await f.db.query(RECOUNT));
+    await f.db.query(
+      `UPDATE messages SET state = 'extracted', owner_ids = CASE session_id WHEN 's-1' THEN ARRAY['ann'] ELSE ARRAY['ann', 'cy'] END
+       WHERE tenant_id = 'tenant-a' AND id LIKE 'msg-%'`,
+    );
     await f.db.query(`UPDATE messages SET deleted_at = now() WHERE id = 'msg-2'`);
     await f.db.query(`DELETE FROM messages WHERE id = 'msg-6'`);
+    await f.db.query(`UPDATE messages SET owner_ids = array_remove(owner_ids, 'cy') WHERE id = 'msg-7'`);
     expect(await f.db.query(STORED)).toEqual(await f.db.query(RECOUNT));
     const rows = await f.db.query<{ owner_id: string; docs: number }>(
       `SELECT owner_id, docs::int AS docs FROM search_counts
        WHERE kind = 'message' AND term = '' AND docs <> 0 ORDER BY owner_id`,
     );
     expect(rows).toEqual([
-      { owner_id: 's-1', docs: 3 },
-      { owner_id: 's-2', docs: 2 },
+      { owner_id: 'ann', docs: 5 },
+      { owner_id: 'cy', docs: 1 },
     ]);
   });
 

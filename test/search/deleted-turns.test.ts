@@ -75,6 +75,8 @@ describe.each(DRIVERS)('deleted turns leave every search route and recall [%s]',
     );
     for (const text of await answers('rosa', 'marzipan grandmother')) expect(text).toMatch(/marzipan/);
     for (const text of await answers('ivan', 'accordion village band')) expect(text).toMatch(/accordion/);
+    const reply = await post('search', { query: 'lovely project', user_id: 'rosa', method: 'keyword' });
+    expect(reply.messages.map((m: { content: string }) => m.content)).toContain('What a lovely project.');
   });
 
   it('a deleted session: its turns are gone for everyone who took part', async () => {
@@ -94,5 +96,8 @@ describe.each(DRIVERS)('deleted turns leave every search route and recall [%s]',
       'old instrument repair',
     ])
       for (const text of await answers('rosa', query)) expect(text).not.toMatch(/harpsichord|marzipan/);
+    // nor the other senders' turns of her conversations
+    for (const text of await answers('rosa', 'lovely project indeed'))
+      expect(text).not.toMatch(/lovely project/);
   });
 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SearchInput } from '../../src/contract/search.js';
 import { postingsDepth } from '../../src/engine/search/keyword.js';
 import { DRIVERS } from '../helpers/drivers.js';
-import { type Fixture, openFixture, seedCase, seedEpisode } from './seed.js';
+import { type Fixture, openFixture, seedCase, seedEpisode, seedMessage } from './seed.js';
 
 /**
  * The keyword route's postings (search_postings) always equal a recount of the live rows,
@@ -13,7 +13,9 @@ const RECOUNT = `
   WITH d AS (
     SELECT tenant_id, app_id, project_id, 'episode' AS kind, id, owner_ids AS owners, search FROM episodes WHERE deleted_at IS NULL
     UNION ALL SELECT tenant_id, app_id, project_id, 'fact', id, owner_ids, search FROM atomic_facts WHERE deleted_at IS NULL
-    UNION ALL SELECT tenant_id, app_id, project_id, 'agent_case', id, ARRAY[agent_id], search FROM agent_cases WHERE deleted_at IS NULL)
+    UNION ALL SELECT tenant_id, app_id, project_id, 'agent_case', id, ARRAY[agent_id], search FROM agent_cases WHERE deleted_at IS NULL
+    UNION ALL SELECT tenant_id, app_id, project_id, 'message', id, owner_ids, search FROM messages
+      WHERE deleted_at IS NULL AND state = 'extracted' AND owner_ids IS NOT NULL)
   SELECT d.tenant_id, d.app_id, d.project_id, d.kind, o AS owner_id, u.lexeme AS term, d.id AS doc_id,
          (SELECT coalesce(sum(CASE w WHEN 'A' THEN 3 WHEN 'B' THEN 2 ELSE 1 END), 0) FROM unnest(u.weights) w)::int AS tf,
          length(d.search) AS dl
@@ -53,6 +55,35 @@ describe.each(DRIVERS)('keyword postings [%s]', (driver) => {
     await f.db.query(`UPDATE atomic_facts SET deleted_at = now() WHERE id = $1`, [a.factIds[1]]);
     await f.db.query(`DELETE FROM atomic_facts WHERE id = $1`, [a.factIds[0]]);
     await f.db.query(`UPDATE episodes SET updated_at = now()`);
+    expect(await f.db.query(STORED)).toEqual(await f.db.query(RECOUNT));
+
+    // turns: posted once extracted, for each owner, until deleted or disowned
+    const m1 = await seedMessage(f, {
+      session: 's-9',
+      sender: 'ann',
+      content: 'the glider landed in a field',
+    });
+    const m2 = await seedMessage(f, {
+      session: 's-9',
+      sender: 'bob',
+      content: 'we walked back to the glider',
+    });
+    await seedMessage(f, {
+      session: 's-9',
+      sender: 'bob',
+      content: 'glider',
+      state: 'extracted',
+      owners: ['bob'],
+    });
+    expect(await f.db.query(STORED)).toEqual(await f.db.query(RECOUNT));
+    await f.db.query(
+      `UPDATE messages SET state = 'extracted', owner_ids = ARRAY['ann', 'bob'] WHERE id IN ($1, $2)`,
+      [m1, m2],
+    );
+    expect(await f.db.query(STORED)).toEqual(await f.db.query(RECOUNT));
+    await f.db.query(`UPDATE messages SET owner_ids = array_remove(owner_ids, 'ann') WHERE id = $1`, [m2]);
+    await f.db.query(`UPDATE messages SET deleted_at = now() WHERE id = $1`, [m1]);
+    await f.db.query(`UPDATE messages SET embedding = NULL`); // nothing posted changes
     expect(await f.db.query(STORED)).toEqual(await f.db.query(RECOUNT));
   });
 

@@ -161,12 +161,16 @@ export async function seedMessage(
     ts?: number;
     role?: string;
     tenant?: string;
+    /** Owners of an extracted turn (the humans of its segment); the sender by default. */
+    owners?: string[];
   },
 ) {
   const id = hex24();
+  const extracted = s.state === 'extracted';
   await f.db.query(
-    `INSERT INTO messages (tenant_id, id, app_id, project_id, session_id, sender_id, sender_name, role, content, ts, state)
-     VALUES ($1, $2, 'default', 'default', $3, $4, $5, $6, $7, $8, $9)`,
+    `INSERT INTO messages (tenant_id, id, app_id, project_id, session_id, sender_id, sender_name, role, content, ts, state,
+                           owner_ids)
+     VALUES ($1, $2, 'default', 'default', $3, $4, $5, $6, $7, $8, $9, $10::text[])`,
     [
       s.tenant ?? 'tenant-a',
       id,
@@ -177,6 +181,7 @@ export async function seedMessage(
       s.content,
       s.ts ?? T0,
       s.state ?? 'buffered',
+      extracted ? (s.owners ?? [s.sender]) : null,
     ],
   );
   return id;

@@ -80,7 +80,7 @@ describe.each(DRIVERS)('memory search: unprocessed_messages [%s]', (driver) => {
     });
   });
 
-  it('returns matching extracted turns of those sessions in messages, scored, not as unprocessed', async () => {
+  it('returns matching extracted turns the owner owns (like their episode) in messages, scored, not as unprocessed', async () => {
     const r = await run({ user_id: 'ann', query: 'kayak story' });
     expect(r.messages.map((m) => m.id)).toEqual([ids.x]);
     expect(r.messages[0]).toMatchObject({ session_id: 's1', sender_id: 'ann', content: 'old kayak story' });
@@ -90,8 +90,9 @@ describe.each(DRIVERS)('memory search: unprocessed_messages [%s]', (driver) => {
     expect((await run({ user_id: 'ann', query: 'kayak story', memory_type: 'episode' })).messages).toEqual(
       [],
     );
-    // carl's session is not ann's
+    // carl's session is not ann's; bob took part in it, but not in the extracted conversation
     expect((await run({ user_id: 'carl', query: 'kayak story' })).messages).toEqual([]);
+    expect((await run({ user_id: 'bob', query: 'kayak story' })).messages).toEqual([]);
   });
 
   it('a filter pinning one session returns all its unprocessed messages, oldest first, unscored', async () => {

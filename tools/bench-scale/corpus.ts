@@ -6,19 +6,23 @@
  * the engine's extraction writer (writeExtraction, the same statements and triggers as
  * background processing), as one owner's memory: every copy is a new episode with new
  * ids, its own time, and its vectors moved by a little noise (so an HNSW graph does not
- * hold exact duplicates). The questions of the data set serve as queries.
+ * hold exact duplicates). Each copy's turns are stored beside it as extracted messages of
+ * the owner (with their embeddings), as a store that processed them holds them. The
+ * questions of the data set serve as queries.
  */
 import { readFileSync } from 'node:fs';
-import type { Db } from '../../src/core/db.js';
+import { type Db, jsonParam, type Sql } from '../../src/core/db.js';
 import { newId } from '../../src/core/ids.js';
 import type { Embedder, Extraction, Extractor, SegmentMessage } from '../../src/core/ports.js';
-import { episodeEmbeddingText, writeExtraction } from '../../src/engine/memory/extract.js';
+import { episodeEmbeddingText, vectorText, writeExtraction } from '../../src/engine/memory/extract.js';
 import { readLocomo } from './conversations.js';
 
 export interface Template {
   turns: string[];
   extraction: Extraction;
   vectors: number[][];
+  /** One per turn. */
+  turnVectors: number[][];
 }
 
 export interface Corpus {
@@ -54,7 +58,7 @@ export async function buildCorpus(
           episodeEmbeddingText(extraction.episode),
           ...extraction.episode.facts.map((f) => f.content),
         ]);
-        templates.push({ turns, extraction, vectors });
+        templates.push({ turns, extraction, vectors, turnVectors: await embedder.embed(turns) });
         turnsTotal += turns.length;
       }
     }
@@ -136,21 +140,53 @@ export async function writeEpisodes(
         },
       };
       const vectors = t.vectors.map((v) => jitter(v, rand));
-      await db.transaction((tx) =>
-        writeExtraction(
+      const segmentId = newId();
+      await db.transaction(async (tx) => {
+        await writeExtraction(
           tx,
           { tenantId: w.tenantId },
           { appId: w.appId, projectId: w.projectId },
-          newId(),
+          segmentId,
           segment,
           [w.owner],
           extraction,
           vectors,
-        ),
-      );
+        );
+        await writeTurns(
+          tx,
+          w,
+          segmentId,
+          segment,
+          t.turnVectors.map((v) => jitter(v, rand)),
+        );
+      });
       rows += 1 + extraction.episode.facts.length;
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
   return rows;
+}
+
+/** The segment's turns as extracted messages of the owner, with their embeddings. */
+async function writeTurns(
+  tx: Sql,
+  w: WriteTarget,
+  segmentId: string,
+  segment: SegmentMessage[],
+  vectors: number[][],
+) {
+  const rows = segment.map((m, i) => ({
+    id: newId(),
+    session_id: m.session_id,
+    content: m.content,
+    ts: m.timestamp,
+    embedding: vectorText(vectors[i]!),
+  }));
+  await tx.query(
+    `INSERT INTO messages (tenant_id, id, app_id, project_id, session_id, sender_id, sender_name, role, content, ts,
+                           state, segment_id, embedding, owner_ids)
+     SELECT $1, x.id, $2, $3, x.session_id, $4, $4, 'user', x.content, x.ts, 'extracted', $5, x.embedding::vector, ARRAY[$4]
+     FROM jsonb_to_recordset($6::jsonb) AS x(id text, session_id text, content text, ts bigint, embedding text)`,
+    [w.tenantId, w.appId, w.projectId, w.owner, segmentId, jsonParam(rows)],
+  );
 }

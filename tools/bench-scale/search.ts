@@ -11,7 +11,7 @@
  * `.ci/start-postgres.sh`; and the embedded store in a temp dir. --levels and
  * --others-rows apply to both; without them each driver has its own defaults. Memory comes
  * from LoCoMo turns through the offline extractor and embedder and is written through the
- * engine's extraction writer (see corpus.ts). First the other owners' memory is written
+ * engine's extraction writer, each episode's turns beside it (see corpus.ts). First the other owners' memory is written
  * (`--others-rows` episode and fact rows in all, 50 owners, in the same tenant, app and
  * project as the measured owner: the hardest case for isolation); then the owner's memory
  * grows level by level (`--levels`, episodes of the owner, each with up to `--facts` facts).
@@ -368,7 +368,7 @@ function report(driver: Driver, figs: Figure[], corpus: Corpus): string[] {
   const f1 = (x: number) => x.toFixed(1);
   const levels = levelsOf(driver);
   const lines = [
-    `## ${driver === 'postgres' ? 'PostgreSQL' : 'embedded (PGlite)'}: ${OTHER_OWNERS} other owners (${othersOf(driver)} rows asked) in the same tenant, app and project; an episode ≈ ${corpus.turnsPerEpisode.toFixed(1)} messages; top_k 10; ${nQueries} questions; ms`,
+    `## ${driver === 'postgres' ? 'PostgreSQL' : 'embedded (PGlite)'}: ${OTHER_OWNERS} other owners (${othersOf(driver)} rows asked) in the same tenant, app and project; an episode ≈ ${corpus.turnsPerEpisode.toFixed(1)} messages, stored beside it as extracted turns; top_k 10; ${nQueries} questions; ms`,
     '',
     '| owner episodes | owner rows | table rows | method | p50 | p95 | floor p50 | floor p95 | p50 / floor | p95 / floor | p50 / p50 at first level | p50 / p50 alone |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|',

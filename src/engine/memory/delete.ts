@@ -11,7 +11,8 @@ import type { Ctx, MemoryDeps } from './deps.js';
 /**
  * delete by scope (soft delete; counts what was removed across memory types):
  * - user_id alone: the user's episodes, facts and profile, and every message the user sent,
- *   extracted or not. An episode shared with other users loses this owner only (and is
+ *   extracted or not; the other senders' extracted turns of the user's conversations stop
+ *   being theirs (owner_ids). An episode shared with other users loses this owner only (and is
  *   deleted once nobody owns it).
  * - user_id + session_id: only what that session produced for the user, and the user's
  *   messages of that session; the profile stays.
@@ -48,6 +49,12 @@ export async function deleteByScope(deps: MemoryDeps, ctx: Ctx, input: DeleteInp
       const p = [...base, user, session];
       const where = `${scope} AND owner_ids @> ARRAY[$4]::text[] AND ($5::text IS NULL OR session_id = $5)`;
       await deleteMessages(tx, `${scope} AND sender_id = $4 AND ($5::text IS NULL OR session_id = $5)`, p);
+      // Other senders' turns of the user's conversations are no longer theirs either.
+      await tx.query(
+        `UPDATE messages SET owner_ids = array_remove(owner_ids, $4)
+         WHERE ${scope} AND owner_ids @> ARRAY[$4]::text[] AND ($5::text IS NULL OR session_id = $5)`,
+        p,
+      );
       // Episodes owned by this user alone are deleted; shared ones drop the owner.
       const gone = await tx.query<{ id: string }>(
         `UPDATE episodes SET deleted_at = now(), delete_reason = 'scope', updated_at = now()

@@ -52,9 +52,11 @@ export async function extractSegment(
     );
     if (still.length !== pending.length) return still.length ? 'changed' : undefined;
     const ids = await writeExtraction(tx, ctx, scope, segmentId, segment, humans, extraction, vectors);
+    // The turns are owned from now on like the episode made from them (their humans).
     await tx.query(
-      `UPDATE messages SET state = 'extracted' WHERE tenant_id = $1 AND segment_id = $2 AND state = 'segmented'`,
-      [ctx.tenantId, segmentId],
+      `UPDATE messages SET state = 'extracted', owner_ids = ARRAY(SELECT jsonb_array_elements_text($3::jsonb))
+       WHERE tenant_id = $1 AND segment_id = $2 AND state = 'segmented'`,
+      [ctx.tenantId, segmentId, JSON.stringify(humans)],
     );
     const casesByAgent = new Set(extraction.cases.map((c) => c.agent_id));
     for (const agentId of casesByAgent)

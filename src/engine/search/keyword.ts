@@ -36,20 +36,16 @@ export function orQuery(terms: readonly string[]): string {
   return terms.map((t) => `'${t.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`).join(' | ');
 }
 
-/**
- * WHERE of the owner's statistics rows of the target's kind ($1-$4 are tenant, app,
- * project, owner), columns prefixed by `a`; `owners` (an SQL array) when the target's
- * documents count under other keys (message turns: their sessions).
- */
-export const countsKey = (kind: string, a = '', owners?: string) =>
-  `${a}tenant_id = $1 AND ${a}app_id = $2 AND ${a}project_id = $3 AND ${a}kind = ${kind} AND ${owners ? `${a}owner_id = ANY (${owners})` : `${a}owner_id = $4`}`;
+/** WHERE of the owner's statistics rows of the target's kind ($1-$4 are tenant, app, project, owner). */
+export const countsKey = (kind: string, a = '') =>
+  `${a}tenant_id = $1 AND ${a}app_id = $2 AND ${a}project_id = $3 AND ${a}kind = ${kind} AND ${a}owner_id = $4`;
 
 /**
  * CTEs `st` (n, avgdl: the owner's live documents of the kind and their mean length) and
  * `w` (term, idf of every query term), read from a few index entries of search_counts.
  */
 export function bm25Stats(t: Target, terms: readonly string[], p: Params): string {
-  const key = countsKey(p.add(t.kind), '', t.statsOwners);
+  const key = countsKey(p.add(t.kind));
   const list = p.add(JSON.stringify(terms));
   return `st AS (
        SELECT greatest(coalesce(sum(docs), 0), 1)::float8 AS n,

@@ -4,22 +4,22 @@ import type { Sql } from '../../core/db.js';
 import { compileFilter } from '../filters.js';
 import { LIVE_MESSAGES, MESSAGE_COLUMNS, type MessageRow, messageItem } from '../memory/stored-message.js';
 import { mergeQueries, type PreparedQuery, type RankDeps, type Route, rankTarget } from './hybrid.js';
-import { MESSAGE_FILTER_COLUMNS, messageTarget, OWNER_SESSIONS, type SearchScope } from './scope.js';
+import { MESSAGE_FILTER_COLUMNS, messageTarget, type SearchScope, tookPart } from './scope.js';
 
 /**
- * Message turns as search hits. The owner's sessions (where the owner sent at least one
- * message) are searched, every sender's turns, and the request's filters apply to the
+ * Message turns as search hits, every sender's, and the request's filters apply to the
  * message (session_id, sender_id, timestamp).
  *
  * - `unprocessed_messages`: turns not yet extracted (any state but `extracted`, including
- *   those an async add has only queued), so what was just said is findable at once. When
+ *   those an async add has only queued) of the sessions the owner took part in, so what was just said is findable at once. When
  *   the filters pin one session (`session_id` as a top-level equality) every unprocessed
  *   message of that session is returned, oldest first, up to 500, unscored (the OpenAPI
  *   behaviour). Otherwise they are ranked like every other kind (keyword, vector or
  *   hybrid over the message's own `search` tsvector and embedding): best first, at most
  *   `limit`, each with its route score.
- * - `messages` (additive): turns already extracted, ranked the same way. Extraction
- *   summarises; the raw turn stays retrievable beside the facts made from it.
+ * - `messages` (additive): turns already extracted, owned like the episode made from them,
+ *   ranked the same way. Extraction summarises; the raw turn stays retrievable beside the
+ *   facts made from it.
  */
 export type MessageHit = SearchData['unprocessed_messages'][number];
 export type ScoredMessage = SearchData['messages'][number];
@@ -72,7 +72,7 @@ export async function pinnedUnprocessed(q: Sql, scope: SearchScope): Promise<Mes
   const rows = await q.query<MessageRow>(
     `SELECT ${MESSAGE_COLUMNS} FROM ${LIVE_MESSAGES} m
      WHERE m.tenant_id = $1 AND m.app_id = $2 AND m.project_id = $3
-       AND m.state <> 'extracted' AND m.session_id IN (${OWNER_SESSIONS}) AND ${cond}
+       AND m.state <> 'extracted' AND ${tookPart('m')} AND ${cond}
      ORDER BY m.ts, m.seq LIMIT $${params.length}`,
     params,
   );

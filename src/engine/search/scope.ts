@@ -37,11 +37,6 @@ export interface Target {
    * candidates can be read from search_postings (migration 0014) instead of the rows.
    */
   posted?: boolean;
-  /**
-   * SQL array of the keys the target's documents are counted under in search_counts, when
-   * not the owner ($4): message turns count per session.
-   */
-  statsOwners?: string;
   /** SQL of a ranked row's parent id, returned beside each hit (facts: their episode). */
   parent?: string;
 }
@@ -172,26 +167,48 @@ export const MESSAGE_FILTER_COLUMNS = {
   sender_id: 'm.sender_id',
 } as const;
 
-/** Sessions the owner took part in (sent at least one message): whose messages the owner may see. */
-export const OWNER_SESSIONS = `SELECT DISTINCT o.session_id FROM ${LIVE_MESSAGES} o
-  WHERE o.tenant_id = $1 AND o.app_id = $2 AND o.project_id = $3 AND o.sender_id = $4`;
+/** The owner took part in the session of message `a` (sent a live message in it). */
+export const tookPart = (a: string) => `EXISTS (SELECT 1 FROM ${LIVE_MESSAGES} o
+  WHERE o.tenant_id = $1 AND o.app_id = $2 AND o.project_id = $3 AND o.sender_id = $4 AND o.session_id = ${a}.session_id)`;
 
 /**
- * Message turns of the owner's sessions (any sender), either those already extracted
- * (reachable beside the facts made of them) or those not yet extracted. Filters apply to
- * the message (session_id, sender_id, timestamp).
+ * The scope's messages not yet extracted of the sessions the owner took part in (any
+ * sender), as `m`: read from the open messages (messages_open), each checked against the
+ * owner's messages by index, so the cost follows the open buffers, not the owner's history.
+ * OFFSET 0 keeps the planner from trading this for a match over every stored turn.
+ */
+export const OPEN_MESSAGES = `(SELECT * FROM ${LIVE_MESSAGES} x
+  WHERE x.tenant_id = $1 AND x.app_id = $2 AND x.project_id = $3 AND x.state <> 'extracted' AND ${tookPart('x')}
+  OFFSET 0) m`;
+
+/**
+ * Message turns visible to the owner, any sender, filters applied to the message
+ * (session_id, sender_id, timestamp):
+ * - `extracted`: turns already extracted, owned like the episode made from them
+ *   (owner_ids, migration 0015): counted and posted per owner, so the keyword route reads
+ *   the owner's postings, and the vector route plans like the other memory kinds;
+ * - `unextracted`: turns of the owner's sessions not yet extracted (OPEN_MESSAGES), scored
+ *   exactly (marked `filtered`), with the BM25 statistics of the owner's extracted turns.
  */
 export function messageTarget(s: SearchScope, which: 'extracted' | 'unextracted'): Target {
   const params = base(s);
   const cond = compileFilter(s.filters, MESSAGE_FILTER_COLUMNS, params);
+  if (which === 'unextracted')
+    return {
+      kind: 'message',
+      alias: 'm',
+      filtered: true,
+      from: OPEN_MESSAGES,
+      where: `${live('m')} AND ${cond}`,
+      params,
+    };
   return {
     kind: 'message',
     alias: 'm',
     filtered: cond !== 'TRUE',
-    statsOwners: `ARRAY(${OWNER_SESSIONS})`,
+    posted: cond === 'TRUE',
     from: `${LIVE_MESSAGES} m`,
-    where: `${live('m')} AND m.state ${which === 'extracted' ? "= 'extracted'" : "<> 'extracted'"}
-      AND m.session_id IN (${OWNER_SESSIONS}) AND ${cond}`,
+    where: `${live('m')} AND m.state = 'extracted' AND m.owner_ids @> ARRAY[$4]::text[] AND ${cond}`,
     params,
   };
 }

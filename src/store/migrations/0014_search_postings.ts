@@ -1,4 +1,4 @@
-import { COUNTED, on } from './0011_search_counts.js';
+import { COUNTED, type Counted, on } from './0011_search_counts.js';
 
 /**
  * Postings for the keyword route: per tenant, scope, kind, owner and lexeme, one row per
@@ -26,12 +26,15 @@ export const K1 = 1.2;
 export const B = 0.75;
 const TABLES = Object.keys(COUNTED).filter((t) => COUNTED[t]!.kind in REFERENCE_LENGTH);
 
+/** A counted table with the reference length its impacts are computed at. */
+export type Posted = Counted & { reference: number };
+const posted = (t: string): Posted => ({ ...COUNTED[t]!, reference: REFERENCE_LENGTH[COUNTED[t]!.kind]! });
+
 /** The postings of the documents `src` (rows of alias d with id, search, owners and scope). */
-const postings = (t: string, src: string) => {
-  const c = COUNTED[t]!;
+const postings = (c: Posted, src: string) => {
   return `SELECT d.tenant_id, ${on(c.app, 'd')} AS app_id, ${on(c.project, 'd')} AS project_id,
        '${c.kind}'::text AS kind, w.owner_id, u.lexeme AS term,
-       (x.tf * ${K1 + 1} / (x.tf + ${K1} * (${1 - B} + ${B} * length(d.search) / ${REFERENCE_LENGTH[c.kind]}.0)))::real AS impact,
+       (x.tf * ${K1 + 1} / (x.tf + ${K1} * (${1 - B} + ${B} * length(d.search) / ${c.reference}.0)))::real AS impact,
        d.id AS doc_id, x.tf, length(d.search) AS dl
      FROM (${src}) d
      CROSS JOIN LATERAL unnest(${on(c.owners, 'd')}) AS w(owner_id)
@@ -44,10 +47,10 @@ const postings = (t: string, src: string) => {
 const COLUMNS = 'tenant_id, app_id, project_id, kind, owner_id, term, impact, doc_id, tf, dl';
 const KEY = 'tenant_id, app_id, project_id, kind, owner_id, term, impact, doc_id';
 
-const add = (t: string, src: string) => `
-    INSERT INTO search_postings (${COLUMNS}) ${postings(t, src)};`;
-const remove = (t: string, src: string) => `
-    DELETE FROM search_postings s USING (${postings(t, src)}) p
+const add = (c: Posted, src: string) => `
+    INSERT INTO search_postings (${COLUMNS}) ${postings(c, src)};`;
+const remove = (c: Posted, src: string) => `
+    DELETE FROM search_postings s USING (${postings(c, src)}) p
     WHERE (${KEY.split(', ')
       .map((k) => `s.${k}`)
       .join(', ')}) = (${KEY.split(', ')
@@ -55,24 +58,23 @@ const remove = (t: string, src: string) => `
       .join(', ')});`;
 
 /** Old and new rows of an UPDATE whose posted part (text, scope, owners, liveness) changed. */
-const changed = (t: string) => {
-  const c = COUNTED[t]!;
+const changed = (c: Counted) => {
   return [c.live, c.app, c.project, c.owners, '{r}.search']
     .map((e) => `(${on(e, 'n')}) IS DISTINCT FROM (${on(e, 'o')})`)
     .join(' OR ');
 };
 
-const triggers = TABLES.map((t) => {
-  const c = COUNTED[t]!;
+/** The statement-level triggers that keep the postings of table `t`, counted as `c`. */
+export const postingTriggers = (t: string, c: Posted) => {
   const moved = (a: 'o' | 'n', b: 'o' | 'n', rows: string) =>
     `SELECT ${a}.* FROM ${rows} ${a} JOIN ${b === 'o' ? 'old_rows' : 'new_rows'} ${b}
-     ON ${b}.tenant_id = ${a}.tenant_id AND ${b}.id = ${a}.id WHERE ${on(c.live, a)} AND (${changed(t)})`;
+     ON ${b}.tenant_id = ${a}.tenant_id AND ${b}.id = ${a}.id WHERE ${on(c.live, a)} AND (${changed(c)})`;
   return `
 CREATE FUNCTION engram_search_postings_${t}() RETURNS trigger LANGUAGE plpgsql AS $fn$
 BEGIN
-  IF TG_OP = 'INSERT' THEN${add(t, `SELECT * FROM new_rows n WHERE ${on(c.live, 'n')}`)}
-  ELSIF TG_OP = 'DELETE' THEN${remove(t, `SELECT * FROM old_rows o WHERE ${on(c.live, 'o')}`)}
-  ELSE${remove(t, moved('o', 'n', 'old_rows'))}${add(t, moved('n', 'o', 'new_rows'))}
+  IF TG_OP = 'INSERT' THEN${add(c, `SELECT * FROM new_rows n WHERE ${on(c.live, 'n')}`)}
+  ELSIF TG_OP = 'DELETE' THEN${remove(c, `SELECT * FROM old_rows o WHERE ${on(c.live, 'o')}`)}
+  ELSE${remove(c, moved('o', 'n', 'old_rows'))}${add(c, moved('n', 'o', 'new_rows'))}
   END IF;
   RETURN NULL;
 END
@@ -83,12 +85,15 @@ CREATE TRIGGER ${t}_search_postings_update AFTER UPDATE ON ${t} REFERENCING OLD 
   FOR EACH STATEMENT EXECUTE FUNCTION engram_search_postings_${t}();
 CREATE TRIGGER ${t}_search_postings_delete AFTER DELETE ON ${t} REFERENCING OLD TABLE AS old_rows
   FOR EACH STATEMENT EXECUTE FUNCTION engram_search_postings_${t}();`;
-}).join('\n');
+};
 
-const backfill = TABLES.map(
-  (t) =>
-    `INSERT INTO search_postings (${COLUMNS}) ${postings(t, `SELECT * FROM ${t} x WHERE ${on(COUNTED[t]!.live, 'x')}`)};`,
-).join('\n');
+const triggers = TABLES.map((t) => postingTriggers(t, posted(t))).join('\n');
+
+/** The postings of the documents already stored in table `t`, counted as `c`. */
+export const backfillPostings = (t: string, c: Posted) =>
+  `INSERT INTO search_postings (${COLUMNS}) ${postings(c, `SELECT * FROM ${t} x WHERE ${on(c.live, 'x')}`)};`;
+
+const backfill = TABLES.map((t) => backfillPostings(t, posted(t))).join('\n');
 
 export const sql = `
 CREATE TABLE search_postings (
