@@ -10,10 +10,12 @@ export interface PurgeCounts {
   agent_cases: number;
   agent_skills: number;
   feedback: number;
+  /** v1 Cloud copies (their v1 fields) of the messages removed. */
+  v1_messages: number;
 }
 
 /** The soft-deleted tables, with the memory type feedback names their rows by. */
-const TABLES: [Exclude<keyof PurgeCounts, 'feedback'>, MemoryType | undefined][] = [
+const TABLES: [Exclude<keyof PurgeCounts, 'feedback' | 'v1_messages'>, MemoryType | undefined][] = [
   ['messages', undefined],
   ['atomic_facts', undefined],
   ['episodes', 'episode'],
@@ -38,6 +40,7 @@ export async function purgeDeleted(db: Db, olderThanMs = 0, tenantId?: string): 
       agent_cases: 0,
       agent_skills: 0,
       feedback: 0,
+      v1_messages: 0,
     };
     for (const [table, type] of TABLES) {
       const gone = await tx.query<{ tenant_id: string; id: string }>(
@@ -48,6 +51,15 @@ export async function purgeDeleted(db: Db, olderThanMs = 0, tenantId?: string): 
         [olderThanMs, tenantId ?? null],
       );
       counts[table] = gone.length;
+      if (table === 'messages' && gone.length) {
+        const copies = await tx.query(
+          `DELETE FROM v1_messages v USING jsonb_to_recordset($1::jsonb) AS x(tenant_id text, id text)
+           WHERE v.tenant_id = x.tenant_id AND v.engine_id = x.id
+           RETURNING v.message_id`,
+          [JSON.stringify(gone)],
+        );
+        counts.v1_messages = copies.length;
+      }
       if (type && gone.length) {
         const notes = await tx.query(
           `DELETE FROM feedback f USING jsonb_to_recordset($2::jsonb) AS x(tenant_id text, id text)

@@ -2,7 +2,7 @@ import type { Db, Row } from '../../core/db.js';
 import { EngramError } from '../../core/errors.js';
 import type { MemoryService } from '../memory/service.js';
 import { migrateSelfHostedBatch, selfHostedCounts } from './migrate-self.js';
-import type { V1MessageRow } from './store.js';
+import { LIVE_V1_MESSAGES, type V1MessageRow } from './store.js';
 
 export interface V1MigrationCounts {
   tenant: string;
@@ -22,7 +22,7 @@ const V2_SCOPE = { app_id: 'default', project_id: 'default' } as const;
 /** v1 Cloud messages and self-hosted v1 messages together. */
 export async function v1MigrationCounts(db: Db, tenant: string, batch = 0): Promise<V1MigrationCounts> {
   const [row] = await db.query<{ total: string | number; migrated: string | number }>(
-    `SELECT count(*) AS total, count(migrated_id) AS migrated FROM v1_messages WHERE tenant_id = $1`,
+    `SELECT count(*) AS total, count(migrated_id) AS migrated FROM ${LIVE_V1_MESSAGES} m WHERE tenant_id = $1`,
     [tenant],
   );
   const self = await selfHostedCounts(db, tenant);
@@ -54,10 +54,10 @@ export async function migrateV1Batch(
   const rows = await db.query<Pick<V1MessageRow, Copied> & Row>(
     `SELECT m.message_id, m.group_id, m.sender, COALESCE(s.name, m.sender_name) AS sender_name,
             m.role, m.content, m.create_time
-       FROM v1_messages m
+       FROM ${LIVE_V1_MESSAGES} m
        LEFT JOIN v1_senders s ON s.tenant_id = m.tenant_id AND s.sender_id = m.sender
       WHERE m.tenant_id = $1 AND m.migrated_id IS NULL
-        AND m.group_id = (SELECT group_id FROM v1_messages WHERE tenant_id = $1 AND migrated_id IS NULL
+        AND m.group_id = (SELECT group_id FROM ${LIVE_V1_MESSAGES} f WHERE tenant_id = $1 AND migrated_id IS NULL
                           ORDER BY seq LIMIT 1)
       ORDER BY m.seq LIMIT $2`,
     [tenant, Math.max(1, Math.min(500, size))],

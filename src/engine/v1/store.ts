@@ -1,5 +1,6 @@
 import type { Row, Sql } from '../../core/db.js';
 import { iso, isoRequired } from '../../core/time.js';
+import { LIVE_MESSAGES } from '../memory/stored-message.js';
 
 /**
  * The reserved partition the memory engine keeps v1 memories under. Its app_id holds a
@@ -21,6 +22,16 @@ export interface V1MessageRow extends Row {
   migrated_id: string | null;
 }
 
+/**
+ * The v1 Cloud messages still live: those whose engine message is not deleted (a delete by
+ * owner or group soft-deletes the engine's messages; `engram purge` then removes both).
+ * Every read of v1 messages selects from this, except findMessage: a message id stays
+ * taken once used, so a resend of a deleted message changes nothing.
+ */
+export const LIVE_V1_MESSAGES = `(SELECT v.* FROM v1_messages v
+  JOIN ${LIVE_MESSAGES} e ON e.tenant_id = v.tenant_id AND e.id = v.engine_id)`;
+
+/** The message stored under messageId, deleted or not (add's idempotency). */
 export async function findMessage(
   q: Sql,
   tenantId: string,
@@ -40,7 +51,7 @@ export async function messagesByEngineIds(
 ): Promise<Map<string, V1MessageRow>> {
   if (!engineIds.length) return new Map();
   const rows = await q.query<V1MessageRow>(
-    `SELECT * FROM v1_messages WHERE tenant_id = $1
+    `SELECT * FROM ${LIVE_V1_MESSAGES} m WHERE tenant_id = $1
        AND engine_id IN (SELECT jsonb_array_elements_text($2::jsonb))`,
     [tenantId, JSON.stringify(engineIds)],
   );
