@@ -15,6 +15,10 @@ export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
     max: opts.max ?? 10,
     connect_timeout: opts.connectTimeoutSeconds ?? 5,
     idle_timeout: 30,
+    // Reconnect within a second once the server is back. postgres.js's own backoff grows
+    // with every failed attempt of the pool (3^n / 100 s, up to 20 s): after a few seconds
+    // of outage under load, the first statements after a restart waited 6-14 s.
+    backoff: reconnectDelaySeconds,
     onnotice: () => {},
     transform: { undefined: null },
     // Callers pass JSON already serialised (the Db port's convention, which PGlite shares):
@@ -53,8 +57,18 @@ export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
   const base = wrap(sql);
   return {
     driver: 'postgres',
-    query: base.query,
-    transaction: async (fn) => (await sql.begin((tx) => fn(wrap(tx)))) as Awaited<ReturnType<typeof fn>>,
+    query: (text, params) => unlessReplayed(() => base.query(text, params)),
+    transaction: (fn) => {
+      let began = false;
+      return unlessReplayed(
+        async () =>
+          (await sql.begin((tx) => {
+            began = true;
+            return fn(wrap(tx));
+          })) as Awaited<ReturnType<typeof fn>>,
+        () => !began,
+      );
+    },
     listen: async (channel, onPayload) => {
       // postgres.js keeps one connection for every listen and re-listens after it reconnects.
       const { unlisten } = await sql.listen(channel, onPayload);
@@ -63,6 +77,29 @@ export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
     close: () => sql.end({ timeout: 5 }),
   };
 }
+
+/** Seconds before reconnect attempt n (1-based) of the pool: 0.1, 0.2, 0.4, ... up to 1, with jitter. */
+export const reconnectDelaySeconds = (attempt: number): number =>
+  (0.5 + Math.random() / 2) * Math.min(0.05 * 2 ** attempt, 1);
+
+/**
+ * postgres.js 3.4.9 keeps a connection's last ErrorResponse across a reconnect: when the
+ * server shuts down (57P01) under a running statement, that statement fails with
+ * CONNECTION_CLOSED, and the 57P01 is replayed onto the first statement of the connection's
+ * next life, before it is sent (porsager/postgres#1223 shows the same path at startup). A
+ * 57P01 therefore reaches a statement (or the BEGIN of a transaction) that never ran, so
+ * it is sent once more (a transaction only if its body had not started); any other error,
+ * or a second 57P01, is the caller's.
+ */
+async function unlessReplayed<T>(run: () => Promise<T>, unsent: () => boolean = () => true): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if ((err as { code?: unknown } | null)?.code !== ADMIN_SHUTDOWN || !unsent()) throw err;
+    return run();
+  }
+}
+const ADMIN_SHUTDOWN = '57P01';
 
 let closedWriteGuard = false;
 

@@ -6,7 +6,7 @@
  * server is killed with SIGKILL at random points `cycles` times and started again on the
  * same store. Then checks that every acknowledged message is stored exactly once, that no
  * re-run job left duplicate episodes, and that every task has finished. Prints the figures;
- * exits 1 on any loss, duplicate or unfinished task.
+ * exits 1 on any 5xx (outside the outage below), loss, duplicate or unfinished task.
  *
  * On PostgreSQL with `--pg-data` (the cluster's data directory, as .ci/start-postgres.sh
  * made it under its first argument), the database itself is stopped half-way through for
@@ -14,7 +14,8 @@
  * outage must be 503 with Retry-After (or a success that beat the stop), and engram must
  * serve again once the database is back, without a restart.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { type Answer, accountFor, type Call, client, turn, waitForTasks } from './client.js';
 import { type Driver, driversFrom, options, startTarget } from './target.js';
 
@@ -27,6 +28,7 @@ const opts = options({
   'outage-seconds': '6',
 });
 const ADMIN = process.env['ENGRAM_TEST_DATABASE_URL'];
+const run = promisify(execFile);
 const T0 = 1_767_225_600_000;
 
 /** A small seeded generator (mulberry32), so a run's kill points repeat. */
@@ -41,18 +43,22 @@ function random(seed: number): () => number {
   };
 }
 
-/** pg_ctl on the cluster in dataDir (as the postgres user when run as root, like initdb). */
-function pgCtl(dataDir: string, args: string[]): void {
+/**
+ * pg_ctl on the cluster in dataDir (as the postgres user when run as root, like initdb). Not
+ * synchronous: the clients' answers keep being read (and timed) while it runs.
+ */
+async function pgCtl(dataDir: string, args: string[]): Promise<void> {
   const bin = `${process.env['PG_BIN'] ?? '/usr/lib/postgresql/15/bin'}/pg_ctl`;
   const argv = [bin, '-D', dataDir, '-w', ...args];
   if (process.getuid?.() === 0)
-    execFileSync('su', ['postgres', '-s', '/bin/bash', '-c', argv.map((a) => `'${a}'`).join(' ')], {
-      stdio: 'ignore',
-    });
-  else execFileSync(argv[0]!, argv.slice(1), { stdio: 'ignore' });
+    await run('su', ['postgres', '-s', '/bin/bash', '-c', argv.map((a) => `'${a}'`).join(' ')]);
+  else await run(argv[0]!, argv.slice(1));
 }
 
 interface Outage {
+  /** From the stop command to the restart command's return (performance.now()). */
+  from: number;
+  to?: number;
   /** Answers while the database was down, by kind. */
   unavailable: number;
   withoutRetryAfter: number;
@@ -62,6 +68,8 @@ interface Outage {
   recoveryMs: number;
   /** Answers to the recovery probe before that, by status. */
   probes: Map<number, number>;
+  /** Each recovery probe's answer and time, in order (the acknowledged one last). */
+  probeLog: string[];
   firstOther?: string;
   recovered?: boolean;
 }
@@ -71,17 +79,30 @@ async function chaosDriver(driver: Driver): Promise<boolean> {
   const target = await startTarget(driver, ADMIN, { ENGRAM_BOUNDARY_MAX_MESSAGES: '6' });
   try {
     const plain: Call = client(target.url, await target.key('chaos'));
+    // 5xx outside the outage, with what was asked and answered
+    const fives: string[] = [];
     const call: Call = async (method, path, body) => {
+      const sent = performance.now();
       const r = await plain(method, path, body);
-      during(r);
+      const o = outage;
+      // in the outage: answered after the stop began, asked before the database was back
+      if (o && performance.now() >= o.from && (o.to === undefined || sent <= o.to)) during(o, r);
+      else if (r.status >= 500) {
+        counts.five++;
+        const at =
+          o?.to !== undefined
+            ? ` (asked ${((sent - o.to) / 1000).toFixed(1)} s after the database was back)`
+            : '';
+        if (fives.length < 10)
+          fives.push(`${method} ${path} -> ${r.status} ${JSON.stringify(r.body).slice(0, 300)}${at}`);
+      }
       return r;
     };
     const acked = new Set<string>();
     const counts = { adds: 0, refused: 0, socket: 0, updates: 0, deletes: 0, five: 0 };
     let running = true;
     let outage: Outage | undefined;
-    const during = (r: Answer) => {
-      if (!outage) return;
+    const during = (outage: Outage, r: Answer) => {
       if (r.status === 503) {
         outage.unavailable++;
         if (!r.retryAfter) outage.withoutRetryAfter++;
@@ -89,13 +110,12 @@ async function chaosDriver(driver: Driver): Promise<boolean> {
       else outage.otherErrors++;
     };
     const tally = async (status: number) => {
-      if (status === 503 && outage) {
+      if (status === 503) {
         await new Promise((r) => setTimeout(r, 200)); // the database is down: retry shortly
       } else if (status === 0) {
         counts.socket++;
         await new Promise((r) => setTimeout(r, 100)); // the server is down: retry shortly
-      } else if (status >= 500) counts.five++;
-      else counts.refused++;
+      } else if (status < 500) counts.refused++;
     };
     const clientLoop = async (c: number) => {
       const user = `user-${c}`;
@@ -148,20 +168,22 @@ async function chaosDriver(driver: Driver): Promise<boolean> {
       await new Promise((r) => setTimeout(r, 1500 + rnd() * 3500));
       if (pgData && k === Math.floor(Number(opts.cycles) / 2)) {
         // the database goes away under load; engram keeps running
-        pgCtl(pgData, ['stop', '-m', 'fast']);
         outage = {
+          from: performance.now(),
           unavailable: 0,
           withoutRetryAfter: 0,
           otherErrors: 0,
           succeeded: 0,
           recoveryMs: 0,
           probes: new Map(),
+          probeLog: [],
         };
+        await pgCtl(pgData, ['stop', '-m', 'fast']);
         await new Promise((r) => setTimeout(r, Number(opts['outage-seconds']) * 1000));
         const down = outage;
-        outage = undefined;
-        pgCtl(pgData, ['restart', '-l', `${pgData}/../log`]);
+        await pgCtl(pgData, ['restart', '-l', `${pgData}/../log`]);
         const back = performance.now();
+        down.to = back;
         for (let n = 0; ; n++) {
           const r = await plain('POST', '/api/v2/memory/add', {
             session_id: 'ch-recovery',
@@ -171,9 +193,11 @@ async function chaosDriver(driver: Driver): Promise<boolean> {
           });
           if (r.status === 202) {
             acked.add(`ch-recovery-${n}`);
+            down.probeLog.push(`202 in ${r.ms.toFixed(0)} ms`);
             break;
           }
           down.probes.set(r.status, (down.probes.get(r.status) ?? 0) + 1);
+          down.probeLog.push(`${r.status} in ${r.ms.toFixed(0)} ms`);
           if (r.status !== 503 && r.status !== 0 && !down.firstOther)
             down.firstOther = `${r.status} ${JSON.stringify(r.body).slice(0, 300)}`;
           if (performance.now() - back > 120_000) break;
@@ -182,6 +206,7 @@ async function chaosDriver(driver: Driver): Promise<boolean> {
         down.recoveryMs = performance.now() - back;
         down.recovered = down.recoveryMs <= 120_000;
         outageSeen = down;
+        outage = undefined;
       }
       await target.kill('SIGKILL');
       await target.start();
@@ -214,18 +239,25 @@ async function chaosDriver(driver: Driver): Promise<boolean> {
     console.log(
       `  duplicate episodes: ${dupEpisodes}; tasks not finished: ${unfinished} (open after wait: ${open})`,
     );
+    for (const f of fives) console.log(`  5xx: ${f}`);
     let outageOk = true;
     if (outageSeen) {
       const o = outageSeen;
       console.log(
-        `  database stopped ${opts['outage-seconds']} s under load: ${o.unavailable} answers 503 (${o.withoutRetryAfter} without Retry-After), ${o.otherErrors} other errors, ${o.succeeded} succeeded; first add acknowledged ${(o.recoveryMs / 1000).toFixed(1)} s after the database restarted (engram not restarted; probes before it: ${[...o.probes].map(([k, v]) => `${k} x${v}`).join(', ') || 'none'})`,
+        `  database stopped ${opts['outage-seconds']} s under load: ${o.unavailable} answers 503 (${o.withoutRetryAfter} without Retry-After), ${o.otherErrors} other errors, ${o.succeeded} succeeded; first add acknowledged ${(o.recoveryMs / 1000).toFixed(1)} s after the database restarted (engram not restarted; probes: ${o.probeLog.join(', ')})`,
       );
       if (!o.recovered)
         console.log(`  engram did NOT recover within 120 s; first other answer: ${o.firstOther ?? 'none'}`);
       outageOk =
         o.unavailable > 0 && o.withoutRetryAfter === 0 && o.otherErrors === 0 && o.recovered === true;
     } else if (driver === 'postgres') console.log('  database outage: not run (no --pg-data)');
-    const ok = outageOk && missing === 0 && doubled === 0 && dupEpisodes === 0 && unfinished === 0;
+    const ok =
+      outageOk &&
+      counts.five === 0 &&
+      missing === 0 &&
+      doubled === 0 &&
+      dupEpisodes === 0 &&
+      unfinished === 0;
     if (!ok) process.stderr.write(target.stderr().slice(-3000));
     return ok;
   } finally {
