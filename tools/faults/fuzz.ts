@@ -46,6 +46,8 @@ interface Tally {
   /** Whether the last request was accepted (2xx REST, a tool result without isError). */
   accepted: boolean;
   feedbackAccepted: number;
+  /** Ids of stored memories the requests could name. */
+  known: number;
   writesChecked: number;
   writesRefused: number;
 }
@@ -64,7 +66,11 @@ const WRITE_TOOLS = new Set([
   'edit_profile',
 ]);
 
-function restRequests(doc: any, only: (path: string) => boolean = () => true): fc.Arbitrary<Req>[] {
+function restRequests(
+  doc: any,
+  known: string[],
+  only: (path: string) => boolean = () => true,
+): fc.Arbitrary<Req>[] {
   const components = doc.components?.schemas ?? {};
   const out: fc.Arbitrary<Req>[] = [];
   for (const [path, methods] of Object.entries<any>(doc.paths)) {
@@ -74,19 +80,21 @@ function restRequests(doc: any, only: (path: string) => boolean = () => true): f
       const pathParams = params.filter((p) => p.in === 'path');
       const queryParams = params.filter((p) => p.in === 'query');
       const pathArb = fc.tuple(
-        ...pathParams.map((p) => fc.oneof(fromSchema(p.schema ?? {}, { components }), hostile)),
+        ...pathParams.map((p) => fc.oneof(fromSchema(p.schema ?? {}, { components, known }), hostile)),
       );
       const queryArb = fc.tuple(
         ...queryParams.map((p) =>
-          fc.option(fromSchema(p.schema ?? {}, { components }), { freq: 3, nil: undefined }),
+          fc.option(fromSchema(p.schema ?? {}, { components, known }), { freq: 3, nil: undefined }),
         ),
       );
       const bodySchema = op.requestBody?.content?.['application/json']?.schema;
       const bodyArb: fc.Arbitrary<{ body?: unknown; raw?: string }> = bodySchema
         ? fc.oneof(
-            { arbitrary: fromSchema(bodySchema, { components }).map((body) => ({ body })), weight: 8 },
+            { arbitrary: fromSchema(bodySchema, { components, known }).map((body) => ({ body })), weight: 8 },
             {
-              arbitrary: fromSchema(bodySchema, { components, hostileWeight: 0 }).map((body) => ({ body })),
+              arbitrary: fromSchema(bodySchema, { components, known, hostileWeight: 0 }).map((body) => ({
+                body,
+              })),
               weight: 4,
             },
             {
@@ -135,17 +143,17 @@ function restRequests(doc: any, only: (path: string) => boolean = () => true): f
   return out;
 }
 
-function toolCalls(tools: any[]): fc.Arbitrary<Req>[] {
+function toolCalls(tools: any[], known: string[]): fc.Arbitrary<Req>[] {
   return tools.map((t) =>
-    fromSchema(t.inputSchema ?? {}, {}).map(
+    fromSchema(t.inputSchema ?? {}, { known }).map(
       (args) =>
         ({ kind: 'mcp', rpc: { method: 'tools/call', params: { name: t.name, arguments: args } } }) as Req,
     ),
   );
 }
 
-function mcpRequests(tools: any[]): fc.Arbitrary<Req>[] {
-  const calls = toolCalls(tools);
+function mcpRequests(tools: any[], known: string[]): fc.Arbitrary<Req>[] {
+  const calls = toolCalls(tools, known);
   const uri = fc.oneof(
     fc.constantFrom('users/u1/episodes', 'users/u1/profile', 'agents/agent-1/cases', 'agents/agent-1/skills'),
     fc
@@ -191,6 +199,7 @@ async function fuzzDriver(driver: Driver): Promise<Tally> {
     requests: 0,
     accepted: false,
     feedbackAccepted: 0,
+    known: 0,
     writesChecked: 0,
     writesRefused: 0,
   };
@@ -199,7 +208,8 @@ async function fuzzDriver(driver: Driver): Promise<Tally> {
     const auth = { authorization: `Bearer ${key}` };
     const v1Auth = { authorization: `Bearer ${await target.key('fuzz', 'v1')}` };
     // Some data for reads, updates and deletes to meet.
-    for (const [i, user] of ['u1', 'u2', 'alice'].entries()) {
+    // rater: an owner no generated request names, whose memories the valid ratings rate
+    for (const [i, user] of ['u1', 'u2', 'alice', 'rater'].entries()) {
       const t = 1_767_225_600_000 + i * 3_600_000;
       await fetch(`${target.url}/api/v2/memory/add`, {
         method: 'POST',
@@ -229,15 +239,20 @@ async function fuzzDriver(driver: Driver): Promise<Tally> {
         body: JSON.stringify({ session_id: `seed-${user}`, user_id: user }),
       });
     }
+    const known = (await storedMemories(target.url, auth, ['u1', 'u2', 'alice'])).map((m) => m.id);
+    tally.known = known.length;
+    const rated = await storedMemories(target.url, auth, ['rater']);
+    const valid: fc.Arbitrary<Req>[] = rated.length ? [validRatings(rated)] : [];
     const doc = await (await fetch(`${target.url}/openapi.json`)).json();
     const mcp = await mcpSession(target.url, auth);
     const tools = (await mcp.send({ method: 'tools/list', params: {} })).body.result.tools;
 
-    const rest = restRequests(doc);
-    const viaMcp = mcpRequests(tools);
+    const rest = restRequests(doc, known);
+    const viaMcp = mcpRequests(tools, known);
     const arb = fc.oneof(
-      { arbitrary: fc.oneof(...rest), weight: 7 },
-      { arbitrary: fc.oneof(...viaMcp), weight: 3 },
+      { arbitrary: fc.oneof(...rest), weight: 14 },
+      { arbitrary: fc.oneof(...viaMcp), weight: 6 },
+      ...valid.map((arbitrary) => ({ arbitrary, weight: 1 })),
     );
     const n = Number(opts.requests);
     const reqs = fc.sample(arb, { seed: Number(opts.seed) + (driver === 'postgres' ? 1 : 0), numRuns: n });
@@ -254,8 +269,12 @@ async function fuzzDriver(driver: Driver): Promise<Tally> {
     await waitForTasks(client(target.url, key), 600_000);
     const writes = fc.sample(
       fc.oneof(
-        ...restRequests(doc, (p) => WRITE_PATH.test(p)),
-        ...toolCalls(tools.filter((t: { name: string }) => WRITE_TOOLS.has(t.name))),
+        ...restRequests(doc, known, (p) => WRITE_PATH.test(p)),
+        ...toolCalls(
+          tools.filter((t: { name: string }) => WRITE_TOOLS.has(t.name)),
+          known,
+        ),
+        ...valid,
       ),
       { seed: Number(opts.seed) + 7, numRuns: Number(opts['write-checks']) },
     );
@@ -288,6 +307,58 @@ async function fuzzDriver(driver: Driver): Promise<Tally> {
     await target.dispose();
   }
   return tally;
+}
+
+/** The memories (episodes, profiles) of the seeded owners given, for requests that name one. */
+async function storedMemories(url: string, auth: Record<string, string>, users: string[]): Promise<Stored[]> {
+  const out: Stored[] = [];
+  for (const user of users)
+    for (const [type, list] of [
+      ['episode', 'episodes'],
+      ['profile', 'profiles'],
+    ] as const) {
+      const res = await fetch(`${url}/api/v2/memory/get`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ memory_type: type, user_id: user }),
+      });
+      const body = (await res.json()) as { data?: Record<string, { id: string }[]> };
+      for (const m of body.data?.[list] ?? []) out.push({ type, id: m.id });
+    }
+  return out;
+}
+
+interface Stored {
+  type: 'episode' | 'profile';
+  id: string;
+}
+
+/**
+ * Ratings that must be accepted: a stored memory under its own type, over REST and MCP
+ * (the generated ones almost never name a memory that exists, under its type, with every
+ * other field valid), so that the stored-ratings check counts accepted ones too.
+ */
+function validRatings(stored: Stored[]): fc.Arbitrary<Req> {
+  const body = fc
+    .record({
+      m: fc.constantFrom(...stored),
+      rating: fc.constantFrom('positive', 'negative'),
+      reason: fc.option(fc.constantFrom('outdated', 'wrong_time', 'other'), { nil: undefined }),
+    })
+    .map(({ m, rating, reason }) => ({
+      memory_type: m.type,
+      memory_id: m.id,
+      rating,
+      ...(reason ? { reason } : {}),
+    }));
+  return fc.oneof(
+    body.map(
+      (b) => ({ kind: 'rest', method: 'POST', path: '/api/v2/memory/feedback', query: '', body: b }) as Req,
+    ),
+    body.map(
+      (b) => ({ kind: 'mcp', rpc: { method: 'tools/call', params: { name: 'rate', arguments: b } } }) as Req,
+    ),
+  );
 }
 
 interface McpSession {
@@ -456,6 +527,7 @@ async function main() {
     );
     console.log(`  by status: ${statuses.join(', ')}`);
     console.log(`  adds traced: ${t.fuzzedSessions.size}, acknowledged: ${t.acceptedSessions.size}`);
+    console.log(`  stored memories the requests could name: ${t.known}`);
     console.log(
       `  writes checked one at a time: ${t.writesChecked}, refused: ${t.writesRefused}; accepted ratings: ${t.feedbackAccepted}`,
     );

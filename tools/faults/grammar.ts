@@ -86,6 +86,11 @@ export interface GrammarOptions {
   hostileWeight?: number;
   /** Resolves `#/components/schemas/...` references. */
   components?: Record<string, Schema>;
+  /**
+   * Values from the target's store (ids of memories it holds), drawn wherever a string
+   * pattern admits them, so that requests naming a memory can also name one that exists.
+   */
+  known?: string[];
 }
 
 /** An arbitrary over (mostly) valid values of schema, with hostile values mixed in. */
@@ -145,7 +150,7 @@ function byType(
       const fits = (v: string) => v.length >= min && v.length <= max;
       if (typeof s['pattern'] === 'string') {
         const re = new RegExp(s['pattern'], 'u');
-        const named = [...NAMES, ...TEXT].filter((v) => fits(v) && re.test(v));
+        const named = [...NAMES, ...TEXT, ...(opts.known ?? [])].filter((v) => fits(v) && re.test(v));
         if (named.length) return fc.constantFrom(...named);
       }
       return fc.oneof(
