@@ -18,6 +18,13 @@ export interface Db extends Sql {
    * database, until the returned function is called. Send with `SELECT pg_notify($1, $2)`.
    */
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Runs fn while holding the lock named key, exclusive across every process on the
+   * database: on PostgreSQL a session advisory lock on a connection reserved for fn's whole
+   * run (released if the process dies); the embedded store has one process. fn runs its
+   * statements through this Db as usual; it must not ask for the same key again.
+   */
+  exclusive<T>(key: string, fn: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 

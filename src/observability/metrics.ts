@@ -131,6 +131,7 @@ export class Metrics {
       query: (text, params) => timed('statement', () => db.query(text, params)),
       transaction: <T>(fn: (tx: Sql) => Promise<T>) => timed('transaction', () => db.transaction(fn)),
       listen: (channel, onPayload) => db.listen(channel, onPayload),
+      exclusive: (key, fn) => db.exclusive(key, fn),
       close: () => db.close(),
     };
   }

@@ -2,6 +2,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { type Db, HNSW_SESSION, type Row, type Sql } from '../core/db.js';
 import { ArrivalGate } from './arrival-gate.js';
+import { inOrder } from './in-order.js';
 
 /**
  * Embedded driver: PostgreSQL compiled to WASM, in this process, persisted to `dataDir`
@@ -21,6 +22,8 @@ export async function openPglite(dataDir: string | undefined): Promise<Db> {
   });
   const base = wrap(pg);
   const gate = new ArrivalGate();
+  // this process is the data dir's only one
+  const exclusive = inOrder();
   return {
     driver: 'pglite',
     query: <T extends Row>(text: string, params?: readonly unknown[]) =>
@@ -30,6 +33,7 @@ export async function openPglite(dataDir: string | undefined): Promise<Db> {
       const stop = await pg.listen(channel, onPayload);
       return () => stop();
     },
+    exclusive,
     close: () => pg.close(),
   };
 }

@@ -1,5 +1,6 @@
 import postgres from 'postgres';
 import { type Db, HNSW_SESSION, type Row, type Sql } from '../core/db.js';
+import { inOrder } from './in-order.js';
 
 export interface PostgresOptions {
   max?: number;
@@ -55,6 +56,27 @@ export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
     },
   });
   const base = wrap(sql);
+  const sameKey = inOrder();
+  // a lock holds a connection for its whole run: at most half the pool, so that the
+  // statements of the runs holding one always find a free connection
+  const lockSlots = slots(Math.max(1, Math.floor((opts.max ?? 10) / 2)));
+  const exclusive = <T>(key: string, fn: () => Promise<T>): Promise<T> =>
+    sameKey(key, () =>
+      lockSlots(async () => {
+        const conn = await sql.reserve();
+        try {
+          await conn.unsafe('SELECT pg_advisory_lock(hashtextextended($1, 11))', [key]);
+          try {
+            return await fn();
+          } finally {
+            // a connection that died took its session's lock with it
+            await conn.unsafe('SELECT pg_advisory_unlock(hashtextextended($1, 11))', [key]).catch(() => {});
+          }
+        } finally {
+          conn.release();
+        }
+      }),
+    );
   return {
     driver: 'postgres',
     query: (text, params) => unlessReplayed(() => base.query(text, params)),
@@ -74,7 +96,25 @@ export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
       const { unlisten } = await sql.listen(channel, onPayload);
       return unlisten;
     },
+    exclusive,
     close: () => sql.end({ timeout: 5 }),
+  };
+}
+
+/** Runs at most n of the functions given at once; the others wait their turn in order. */
+function slots(n: number): <T>(run: () => Promise<T>) => Promise<T> {
+  let free = n;
+  const waiting: (() => void)[] = [];
+  return async (run) => {
+    if (free > 0) free--;
+    else await new Promise<void>((go) => waiting.push(go));
+    try {
+      return await run();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else free++;
+    }
   };
 }
 

@@ -15,8 +15,8 @@ export interface Cluster {
   databaseUrl: string;
   nodes: ServeProcess[];
   proxy: RoundRobinProxy;
-  /** A fresh v2 API key for tenant, made with the CLI. */
-  key(tenant?: string): Promise<string>;
+  /** A fresh API key for tenant (v2 unless asked for v1), made with the CLI. */
+  key(tenant?: string, apiVersion?: 'v1' | 'v2'): Promise<string>;
   /** fetch through the proxy with a JSON body and bearer key; the body parsed. */
   call(method: string, path: string, key: string, body?: unknown): Promise<{ status: number; body: any }>;
   /** The node whose process has this pid. */
@@ -60,8 +60,11 @@ export async function startCluster(
     databaseUrl,
     nodes,
     proxy,
-    key: async (tenant = 'tenant-a') => {
-      const r = await runCli(['keys', 'create', '--tenant', tenant], { ...nodeEnv, ENGRAM_DATA_DIR: dir });
+    key: async (tenant = 'tenant-a', apiVersion = 'v2') => {
+      const r = await runCli(['keys', 'create', '--tenant', tenant, '--api-version', apiVersion], {
+        ...nodeEnv,
+        ENGRAM_DATA_DIR: dir,
+      });
       if (r.code !== 0) throw new Error(`keys create failed: ${r.stderr}`);
       return r.stdout.trim();
     },

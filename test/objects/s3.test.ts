@@ -1,13 +1,12 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import S3rver from 's3rver';
+import { ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DRIVERS } from '../helpers/drivers.js';
 import { startTestServer, type TestServer } from '../helpers/engram.js';
 import { T0, user } from '../helpers/messages.js';
 import { signAndUpload } from '../helpers/objects.js';
+import { startBucket, type TestBucket } from '../helpers/s3.js';
 import { componentErrors } from '../helpers/upstream.js';
 import { createKb, ingest, waitTask } from '../kb/fixture.js';
 
@@ -20,41 +19,21 @@ import { createKb, ingest, waitTask } from '../kb/fixture.js';
 const BUCKET = 'engram-test';
 
 describe.each(DRIVERS)('S3-compatible object storage [%s]', (driver) => {
-  let s3: S3rver;
-  let s3dir: string;
+  let bucket: TestBucket;
   let endpoint: string;
   let s: TestServer;
   let key: string;
   let client: S3Client;
 
   beforeAll(async () => {
-    s3dir = mkdtempSync(join(tmpdir(), 'engram-s3-'));
-    s3 = new S3rver({
-      address: '127.0.0.1',
-      port: 0,
-      silent: true,
-      directory: s3dir,
-      configureBuckets: [{ name: BUCKET, configs: [] }],
-    });
-    const { port } = (await s3.run()) as { port: number };
-    endpoint = `http://127.0.0.1:${port}`;
-    const creds = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
-    s = await startTestServer(driver, {
-      ENGRAM_S3_BUCKET: BUCKET,
-      ENGRAM_S3_ENDPOINT: endpoint,
-      ENGRAM_S3_REGION: 'us-east-1',
-      ENGRAM_S3_FORCE_PATH_STYLE: 'true',
-      ENGRAM_S3_ACCESS_KEY_ID: creds.accessKeyId,
-      ENGRAM_S3_SECRET_ACCESS_KEY: creds.secretAccessKey,
-    });
-    client = new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true, credentials: creds });
+    bucket = await startBucket(BUCKET);
+    ({ endpoint, client } = bucket);
+    s = await startTestServer(driver, bucket.env);
     key = await s.key('tenant-s3');
   });
   afterAll(async () => {
-    client?.destroy();
     await s?.close();
-    await s3?.close();
-    rmSync(s3dir, { recursive: true, force: true });
+    await bucket?.close();
   });
 
   const keysInBucket = async () =>

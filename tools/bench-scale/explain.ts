@@ -27,6 +27,7 @@ export function explaining(db: Db): Db & { record: boolean; plans: Plan[] } {
     query: wrap(db).query,
     transaction: <T>(fn: (tx: Sql) => Promise<T>) => db.transaction((tx) => fn(wrap(tx))),
     listen: (channel: string, onPayload: (payload: string) => void) => db.listen(channel, onPayload),
+    exclusive: <T>(key: string, fn: () => Promise<T>) => db.exclusive(key, fn),
     close: () => db.close(),
   };
   return out;

@@ -68,7 +68,7 @@ export class KnowledgeService {
   async replaceDocument(ctx: Ctx, kbId: string, docId: string, input: DocInput) {
     await docs.getDocument(this.d.db, ctx, kbId, docId);
     const source = await write(this.d, ctx, input);
-    return wiki.withDocumentFiles(ctx, docId, async () => {
+    return wiki.withDocumentFiles(this.d, ctx, docId, async () => {
       const file = await wiki.documentFile(this.d.db, ctx, kbId, docId);
       const data = await docs.replaceDocument(this.d, ctx, kbId, docId, source);
       await wiki.removeWikiFiles(this.d, ctx.tenantId, docId, file);
@@ -81,7 +81,7 @@ export class KnowledgeService {
   patchDocument = (ctx: Ctx, kbId: string, docId: string, input: DocPatchInput) =>
     docs.patchDocument(this.d.db, ctx, kbId, docId, input);
   deleteDocument = (ctx: Ctx, kbId: string, docId: string) =>
-    wiki.withDocumentFiles(ctx, docId, async () => {
+    wiki.withDocumentFiles(this.d, ctx, docId, async () => {
       const file = await wiki.documentFile(this.d.db, ctx, kbId, docId);
       const data = await docs.deleteDocument(this.d.db, ctx, kbId, docId);
       await wiki.removeWikiFiles(this.d, ctx.tenantId, docId, file);

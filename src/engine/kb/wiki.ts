@@ -89,22 +89,13 @@ export async function getWikiDocument(q: Sql, ctx: Ctx, docId: string): Promise<
   };
 }
 
-/** Replaces of one document run one after another in this process. */
-const running = new Map<string, Promise<unknown>>();
-function oneAtATime<T>(key: string, run: () => Promise<T>): Promise<T> {
-  const before = running.get(key) ?? Promise.resolve();
-  const next = before.catch(() => {}).then(run);
-  running.set(key, next);
-  const forget = () => {
-    if (running.get(key) === next) running.delete(key);
-  };
-  next.then(forget, forget);
-  return next;
-}
-
-/** Runs a change of the document's files after the changes of them already running here. */
-export const withDocumentFiles = <T>(ctx: Ctx, docId: string, run: () => Promise<T>): Promise<T> =>
-  oneAtATime(`${ctx.tenantId}\n${docId}`, run);
+/**
+ * Runs a change of the document's files (wiki replace, v2 replace, delete) after the ones
+ * already running, in any engram process on the database: the files are written outside
+ * the database, so two replaces on two nodes must not interleave.
+ */
+export const withDocumentFiles = <T>(d: KbDeps, ctx: Ctx, docId: string, run: () => Promise<T>): Promise<T> =>
+  d.db.exclusive(`kb-document-files\n${ctx.tenantId}\n${docId}`, run);
 
 export function replaceWikiDocument(
   d: KbDeps,
@@ -112,7 +103,7 @@ export function replaceWikiDocument(
   docId: string,
   w: WikiReplace,
 ): Promise<WikiReplaceData> {
-  return withDocumentFiles(ctx, docId, () => replace(d, ctx, docId, w));
+  return withDocumentFiles(d, ctx, docId, () => replace(d, ctx, docId, w));
 }
 
 /** The object key of the file the document was made from, if any (a wiki upload or an uploaded object). */
