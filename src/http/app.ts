@@ -1,4 +1,5 @@
-import { Hono } from 'hono';
+import type { IncomingMessage } from 'node:http';
+import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { asArrivingNow } from '../core/arrival.js';
 import { EngramError, toEngramError } from '../core/errors.js';
@@ -130,8 +131,8 @@ export function createHttpApp(engram: Engram, opts: HttpOptions, log: Logger): H
   });
 
   app.onError(async (err, c) => {
-    if (!clientWentAway(c.req.raw, err)) await drainBody(c.req.raw);
-    if (clientWentAway(c.req.raw, err)) {
+    if (!clientWentAway(c, err)) await drainBody(c.req.raw);
+    if (clientWentAway(c, err)) {
       // Nobody reads this answer and nothing failed on our side: not an error to log.
       log.debug('client disconnected mid-request', { request_id: c.get('requestId'), path: c.req.path });
       return sendError(c, new EngramError('BadRequest', 'the client closed the connection'));
@@ -145,7 +146,14 @@ export function createHttpApp(engram: Engram, opts: HttpOptions, log: Logger): H
   return app;
 }
 
-/** The request failed because its client closed the connection (body read aborted). */
-function clientWentAway(req: Request, err: unknown): boolean {
-  return req.signal.aborted || (err as NodeJS.ErrnoException).code === 'ECONNRESET';
+/**
+ * The request failed because its client closed the connection (body read aborted). An
+ * ECONNRESET of the database's connection (PostgreSQL stopped under a statement) is not:
+ * the client's socket is still open, and that is a 503.
+ */
+function clientWentAway(c: Context<HttpEnv>, err: unknown): boolean {
+  if (c.req.raw.signal.aborted) return true;
+  if ((err as NodeJS.ErrnoException).code !== 'ECONNRESET') return false;
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  return incoming !== undefined && (incoming.destroyed || incoming.socket?.destroyed === true);
 }

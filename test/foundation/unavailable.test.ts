@@ -5,6 +5,7 @@ import { type Engram, openEngram } from '../../src/engram.js';
 import { type RunningServer, startHttpServer } from '../../src/http/server.js';
 import { ADMIN_URL, createPostgresDatabase, dropPostgresDatabase } from '../helpers/drivers.js';
 import { TcpProxy } from '../helpers/tcp-proxy.js';
+import { waitFor } from '../helpers/wait.js';
 
 // The database going away only happens to the server driver.
 describe.skipIf(!ADMIN_URL)('database unreachable [postgres]', () => {
@@ -53,5 +54,18 @@ describe.skipIf(!ADMIN_URL)('database unreachable [postgres]', () => {
 
     await proxy.start(port);
     expect((await call('/api/v2/x')).status).toBe(404);
+  });
+
+  it('answers 503 when the database resets the connection under a statement, not "client closed"', async () => {
+    const call = (path: string) => fetch(server.url + path, { headers: { authorization: `Bearer ${key}` } });
+    expect((await call('/api/v2/tasks?page_size=1')).status).toBe(200);
+    proxy.hold();
+    const pending = call('/api/v2/tasks?page_size=1');
+    await waitFor('a statement sent to the database', () => proxy.held > 0);
+    proxy.resetClients();
+    const r = await pending;
+    expect(r.status).toBe(503);
+    expect(r.headers.get('retry-after')).toBe('5');
+    expect((await call('/api/v2/tasks?page_size=1')).status).toBe(200);
   });
 });

@@ -68,6 +68,8 @@ interface Outage {
   recoveryMs: number;
   /** Answers to the recovery probe before that, by status. */
   probes: Map<number, number>;
+  /** The answers in the outage other than 503 and successes (the first 10). */
+  others: string[];
   /** Each recovery probe's answer and time, in order (the acknowledged one last). */
   probeLog: string[];
   firstOther?: string;
@@ -86,8 +88,11 @@ async function chaosDriver(driver: Driver): Promise<boolean> {
       const r = await plain(method, path, body);
       const o = outage;
       // in the outage: answered after the stop began, asked before the database was back
-      if (o && performance.now() >= o.from && (o.to === undefined || sent <= o.to)) during(o, r);
-      else if (r.status >= 500) {
+      if (o && performance.now() >= o.from && (o.to === undefined || sent <= o.to)) {
+        during(o, r);
+        if (r.status !== 503 && (r.status < 200 || r.status >= 300) && o.others.length < 10)
+          o.others.push(`${method} ${path} -> ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
+      } else if (r.status >= 500) {
         counts.five++;
         const at =
           o?.to !== undefined
@@ -177,6 +182,7 @@ async function chaosDriver(driver: Driver): Promise<boolean> {
           recoveryMs: 0,
           probes: new Map(),
           probeLog: [],
+          others: [],
         };
         await pgCtl(pgData, ['stop', '-m', 'fast']);
         await new Promise((r) => setTimeout(r, Number(opts['outage-seconds']) * 1000));
@@ -246,6 +252,7 @@ async function chaosDriver(driver: Driver): Promise<boolean> {
       console.log(
         `  database stopped ${opts['outage-seconds']} s under load: ${o.unavailable} answers 503 (${o.withoutRetryAfter} without Retry-After), ${o.otherErrors} other errors, ${o.succeeded} succeeded; first add acknowledged ${(o.recoveryMs / 1000).toFixed(1)} s after the database restarted (engram not restarted; probes: ${o.probeLog.join(', ')})`,
       );
+      for (const other of o.others) console.log(`  in the outage: ${other}`);
       if (!o.recovered)
         console.log(`  engram did NOT recover within 120 s; first other answer: ${o.firstOther ?? 'none'}`);
       outageOk =
