@@ -32,8 +32,8 @@
  * process, and every read statement the search runs is printed with its EXPLAIN
  * (ANALYZE, BUFFERS).
  *
- * --keep: the PostgreSQL database of the shared store is left in place at the end (its URL
- * is logged), e.g. to try statements against the top level by hand.
+ * --keep: the shared store is left in place at the end (the PostgreSQL database's URL or the
+ * embedded store's data dir is logged), e.g. to try statements against the top level by hand.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -203,7 +203,8 @@ async function createStore(driver: Driver, name: string) {
       await close();
       if (dbUrl && keep) log(`kept ${dbUrl}`);
       else if (dbUrl) await dropPostgresDatabase(SERVER!, dbUrl);
-      if (dir) rmSync(dir, { recursive: true, force: true });
+      if (dir && keep) log(`kept ${dir}`);
+      else if (dir) rmSync(dir, { recursive: true, force: true });
     },
   };
 }
