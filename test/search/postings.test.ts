@@ -117,4 +117,39 @@ describe.each(DRIVERS)('keyword postings [%s]', (driver) => {
     expect(facts(posted).length).toBeGreaterThan(0);
     expect(facts(posted)).toEqual(facts(rows));
   });
+
+  it('count each field weight the same from postings and from a row, also for the facts of a returned episode', async () => {
+    // The term in the subject (A, 3), the summary (B, 2) and the narrative (C, 1), once or
+    // several times, so a wrong weight changes a score.
+    const texts = [
+      { subject: 'lantern repair', summary: 'a lantern and a lantern hook', episode: 'fixed the lantern' },
+      { subject: 'evening walk', summary: 'took the lantern along', episode: 'lantern lantern lantern glow' },
+      { subject: 'lantern', summary: 'workshop', episode: 'nothing else here' },
+      { subject: 'shopping', summary: 'bought oil', episode: 'oil for the lantern, and a wick' },
+    ];
+    for (const t of texts)
+      await seedEpisode(f, {
+        owners: ['lia'],
+        ...t,
+        facts: [`Lia ${t.summary}.`, 'Lia likes quiet evenings.'],
+      });
+    const run = (filters?: Record<string, unknown>) =>
+      f.search.search(
+        { tenantId: 'tenant-a' },
+        SearchInput.parse({
+          user_id: 'lia',
+          query: 'lantern wick',
+          method: 'keyword',
+          ...(filters ? { filters } : {}),
+        }),
+      );
+    const [posted, rows] = await Promise.all([run(), run({ timestamp: { gte: 0 } })]);
+    const scores = (r: Awaited<ReturnType<typeof run>>) =>
+      r.episodes.map((e) => [e.subject, e.score, e.atomic_facts.map((x) => [x.content, x.score])]);
+    expect(posted.episodes).toHaveLength(4);
+    expect(new Set(posted.episodes.map((e) => e.score)).size).toBe(4);
+    // Facts not matching the query are still scored (0 for keyword) inside their episode.
+    expect(posted.episodes.flatMap((e) => e.atomic_facts)).toHaveLength(8);
+    expect(scores(posted)).toEqual(scores(rows));
+  });
 });
