@@ -7,6 +7,7 @@ import {
   type Route,
   rankRows,
   rankTarget,
+  scoreChildren,
   scoreIds,
 } from './hybrid.js';
 import { orQuery } from './keyword.js';
@@ -134,7 +135,9 @@ export async function loadEpisodes(
 ): Promise<SearchEpisode[]> {
   if (!chosen.length) return [];
   const ids = JSON.stringify(chosen.map(([id]) => id));
-  const [rows, facts] = await Promise.all([
+  // Every fact of the chosen episodes is scored while they load (the ones ranked above
+  // keep their score): one statement per query beside the loads, not one after them.
+  const [rows, facts, childMaps] = await Promise.all([
     d.db.query<EpisodeRow>(
       `SELECT ${EPISODE_COLUMNS} FROM episodes
        WHERE tenant_id = $1 AND id IN (SELECT jsonb_array_elements_text($2::jsonb))`,
@@ -146,14 +149,21 @@ export async function loadEpisodes(
        ORDER BY ts, id`,
       [scope.tenantId, ids],
     ),
+    Promise.all(
+      q.queries.map((query) =>
+        scoreChildren(
+          d,
+          factTarget(scope),
+          q.route,
+          query,
+          chosen.map(([id]) => id),
+        ),
+      ),
+    ),
   ]);
-  const unscored = facts.filter((f) => !known.has(f.id)).map((f) => f.id);
+  const children = mergeQueries(childMaps, q.weights);
   const scores = new Map(known);
-  if (unscored.length) {
-    const maps = [];
-    for (const query of q.queries) maps.push(await scoreIds(d, factTarget(scope), q.route, query, unscored));
-    for (const [id, s] of mergeQueries(maps, q.weights)) scores.set(id, s);
-  }
+  for (const f of facts) if (!known.has(f.id)) scores.set(f.id, children.get(f.id) ?? 0);
   const byEpisode = new Map<string, FactRow[]>();
   for (const f of facts) byEpisode.set(f.episode_id, [...(byEpisode.get(f.episode_id) ?? []), f]);
   const rowById = new Map(rows.map((r) => [r.id, r]));

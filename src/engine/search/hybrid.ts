@@ -78,7 +78,10 @@ async function scoreRows(
   t: Target,
   route: Route,
   q: PreparedQuery,
-  pick: { pool: number; radius?: number | null | undefined } | { ids: readonly string[] },
+  pick:
+    | { pool: number; radius?: number | null | undefined }
+    | { ids: readonly string[] }
+    | { parents: readonly string[] },
 ): Promise<Scored[]> {
   const p = bind(t);
   const a = t.alias;
@@ -92,6 +95,9 @@ async function scoreRows(
   const pool = 'pool' in pick ? pick : undefined;
   if ('ids' in pick)
     only = `ARRAY(SELECT jsonb_array_elements_text(${p.add(JSON.stringify(pick.ids))}::jsonb))`;
+  else if ('parents' in pick)
+    only = `ARRAY(SELECT ${a}.id FROM ${t.from} WHERE ${t.where}
+                  AND ${t.parent} IN (SELECT jsonb_array_elements_text(${p.add(JSON.stringify(pick.parents))}::jsonb)))`;
   else only = 'ARRAY(SELECT id FROM ids)';
   // Keyword candidates of an unfiltered target come from the owner's postings, read best
   // first per query term; otherwise from the rows matching a query term (GIN).
@@ -216,6 +222,22 @@ export async function scoreIds(
   if (!ids.length) return out;
   for (const r of await scoreRows(d, t, route, q, { ids })) out.set(r.id, routeScore(route, r));
   return out;
+}
+
+/**
+ * Scores of the documents of a target (one with a parent) whose parent is one of the given
+ * ids, e.g. every fact of the episodes a search returns. One statement.
+ */
+export async function scoreChildren(
+  d: RankDeps,
+  t: Target,
+  route: Route,
+  q: PreparedQuery,
+  parents: readonly string[],
+): Promise<Map<string, number>> {
+  if (!parents.length || !t.parent) return new Map();
+  const rows = await scoreRows(d, t, route, q, { parents });
+  return new Map(rows.map((r) => [r.id, routeScore(route, r)]));
 }
 
 /**
