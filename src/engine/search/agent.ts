@@ -24,8 +24,9 @@ export interface AgentQuery {
 }
 
 async function rank(d: RankDeps, t: () => Target, q: AgentQuery): Promise<[string, number][]> {
-  const maps: Map<string, number>[] = [];
-  for (const query of q.queries) maps.push(await rankTarget(d, t(), q.route, query, q.pool, q.radius));
+  const maps = await Promise.all(
+    q.queries.map((query) => rankTarget(d, t(), q.route, query, q.pool, q.radius)),
+  );
   return [...mergeQueries(maps, q.weights).entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
 }
 

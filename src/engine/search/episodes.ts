@@ -50,11 +50,16 @@ export async function rankEpisodes(
   const factMaps: Map<string, number>[] = [];
   const episodeMaps: Map<string, number>[] = [];
   const parent = new Map<string, string>();
-  for (const query of q.queries) {
-    const [factRows, own] = await Promise.all([
-      rankRows(d, factTarget(scope), q.route, query, q.pool, q.radius),
-      rankTarget(d, episodeTarget(scope), q.route, query, q.pool, q.radius),
-    ]);
+  // Every query's facts and episodes at once (independent statements).
+  const perQuery = await Promise.all(
+    q.queries.map((query) =>
+      Promise.all([
+        rankRows(d, factTarget(scope), q.route, query, q.pool, q.radius),
+        rankTarget(d, episodeTarget(scope), q.route, query, q.pool, q.radius),
+      ]),
+    ),
+  );
+  for (const [factRows, own] of perQuery) {
     factMaps.push(new Map(factRows.map((r) => [r.id, r.score])));
     for (const r of factRows) if (r.parent) parent.set(r.id, r.parent);
     episodeMaps.push(own);
@@ -64,9 +69,9 @@ export async function rankEpisodes(
   // Episodes reached only through a fact still need their own score (the fact's context).
   const missing = [...new Set(parent.values())].filter((id) => !own.has(id));
   if (missing.length) {
-    const maps = [];
-    for (const query of q.queries)
-      maps.push(await scoreIds(d, episodeTarget(scope), q.route, query, missing));
+    const maps = await Promise.all(
+      q.queries.map((query) => scoreIds(d, episodeTarget(scope), q.route, query, missing)),
+    );
     for (const [id, s] of mergeQueries(maps, q.weights)) own.set(id, s);
   }
   const question = q.queries[0];

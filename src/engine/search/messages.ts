@@ -44,8 +44,9 @@ export async function rankMessages(
   floor = Number.NEGATIVE_INFINITY,
 ): Promise<ScoredMessage[]> {
   const target = messageTarget(scope, which);
-  const maps = [];
-  for (const query of q.queries) maps.push(await rankTarget(d, target, q.route, query, q.pool, q.radius));
+  const maps = await Promise.all(
+    q.queries.map((query) => rankTarget(d, target, q.route, query, q.pool, q.radius)),
+  );
   const ranked = [...mergeQueries(maps, q.weights).entries()]
     .filter(([, s]) => s >= floor)
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))

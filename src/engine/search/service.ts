@@ -115,6 +115,9 @@ export class SearchService {
     const wantMessages = input.memory_type == null;
     const floor = input.min_score ?? Number.NEGATIVE_INFINITY;
     const pinned = await pinnedUnprocessed(this.deps.db, scope);
+    // The profile depends only on the request: read it while the memories are ranked.
+    const profiles = wantProfile ? this.profiles(scope) : Promise.resolve([]);
+    profiles.catch(() => {}); // a failure still fails the search where it is awaited
 
     let last: { key: string; result: Retrieved } | undefined;
     const retrieve = async (queries: string[], weights: number[]): Promise<Retrieved> => {
@@ -129,44 +132,37 @@ export class SearchService {
         pool,
         radius: input.radius,
       };
-      const result: Retrieved = {
-        episodes: [],
-        cases: [],
-        skills: [],
-        messages: [],
-        unprocessed: [],
-        texts: [],
-      };
-      result.unprocessed = pinned ?? (await rankMessages(d, scope, 'unextracted', q, topK, floor));
-      if (wantMessages) result.messages = await rankMessages(d, scope, 'extracted', q, cut, floor);
-      if (wantEpisodes) {
-        const ranked = await rankEpisodes(d, scope, q);
-        const chosen = ranked.episodes.filter(([, s]) => s >= floor).slice(0, cut);
-        result.episodes = await loadEpisodes(
-          d,
-          scope,
-          q,
-          chosen,
-          ranked.facts,
-          ranked.own,
-          input.with_readable_episode,
-        );
-        result.texts = result.episodes
+      // The kinds are ranked and loaded at once (independent statements).
+      const [unprocessed, messages, episodes, cases, skills] = await Promise.all([
+        pinned ?? rankMessages(d, scope, 'unextracted', q, topK, floor),
+        wantMessages ? rankMessages(d, scope, 'extracted', q, cut, floor) : [],
+        (async () => {
+          if (!wantEpisodes) return [];
+          const ranked = await rankEpisodes(d, scope, q);
+          const chosen = ranked.episodes.filter(([, s]) => s >= floor).slice(0, cut);
+          return loadEpisodes(d, scope, q, chosen, ranked.facts, ranked.own, input.with_readable_episode);
+        })(),
+        (async () => {
+          if (!wantCases) return [];
+          const chosen = (await rankCases(d, scope, q)).filter(([, s]) => s >= floor).slice(0, cut);
+          return loadCases(d, scope, chosen);
+        })(),
+        (async () => {
+          if (!wantSkills) return [];
+          const chosen = (await rankSkills(d, scope, q)).filter(([, s]) => s >= floor).slice(0, cut);
+          return loadSkills(d, scope, chosen);
+        })(),
+      ]);
+      const result: Retrieved = { episodes, cases, skills, messages, unprocessed, texts: [] };
+      result.texts = [
+        ...episodes
           .flatMap((e, rank) => e.atomic_facts.map((f) => ({ f, rank, date: e.timestamp.slice(0, 10) })))
           .sort((a, b) => b.f.score - a.f.score || a.rank - b.rank)
           .slice(0, 10)
-          .map(({ f, date }) => `[${date}] ${f.content}`);
-      }
-      if (wantCases) {
-        const chosen = (await rankCases(d, scope, q)).filter(([, s]) => s >= floor).slice(0, cut);
-        result.cases = await loadCases(d, scope, chosen);
-        result.texts.push(...result.cases.map((c) => `${c.task_intent}: ${c.approach}`));
-      }
-      if (wantSkills) {
-        const chosen = (await rankSkills(d, scope, q)).filter(([, s]) => s >= floor).slice(0, cut);
-        result.skills = await loadSkills(d, scope, chosen);
-        result.texts.push(...result.skills.map((k) => `${k.name}: ${k.description}`));
-      }
+          .map(({ f, date }) => `[${date}] ${f.content}`),
+        ...cases.map((c) => `${c.task_intent}: ${c.approach}`),
+        ...skills.map((k) => `${k.name}: ${k.description}`),
+      ];
       last = { key, result };
       return result;
     };
@@ -206,7 +202,7 @@ export class SearchService {
 
     const data: SearchData = {
       episodes: keep(result.episodes),
-      profiles: wantProfile ? await this.profiles(scope) : [],
+      profiles: await profiles,
       agent_cases: keep(result.cases),
       agent_skills: keep(result.skills),
       unprocessed_messages: result.unprocessed,
