@@ -1,5 +1,5 @@
 import type { Sql } from '../../core/db.js';
-import { bind, type Params, type Target } from './scope.js';
+import type { Params, Target } from './scope.js';
 
 /**
  * Keyword route: Okapi BM25 over the `search` tsvector, with document frequencies and

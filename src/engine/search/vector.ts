@@ -1,7 +1,6 @@
-import type { Db } from '../../core/db.js';
 import type { VectorIndex, VectorTable } from '../vector-index.js';
-import { countsKey, type Hit } from './keyword.js';
-import { bind, type Params, type Target } from './scope.js';
+import { countsKey } from './keyword.js';
+import type { Params, Target } from './scope.js';
 
 /**
  * Vector route: pgvector cosine distance (`<=>`) on `embedding::vector(d)`; the score is
