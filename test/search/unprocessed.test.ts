@@ -95,6 +95,27 @@ describe.each(DRIVERS)('memory search: unprocessed_messages [%s]', (driver) => {
     expect((await run({ user_id: 'bob', query: 'kayak story' })).messages).toEqual([]);
   });
 
+  it('a question naming a person finds that person’s own turn, which does not name them', async () => {
+    const bobs = await seedMessage(f, {
+      session: 's4',
+      sender: 'bob',
+      content: 'my canoe has a green stripe',
+      state: 'extracted',
+      owners: ['ann', 'bob'],
+    });
+    await seedMessage(f, {
+      session: 's4',
+      sender: 'ann',
+      content: 'the canoe stripe on my canoe is a red stripe',
+      state: 'extracted',
+      owners: ['ann', 'bob'],
+    });
+    for (const method of ['keyword', 'hybrid'] as const) {
+      const r = await run({ user_id: 'ann', query: 'What colour is the stripe on Bob’s canoe?', method });
+      expect(r.messages[0]?.id, method).toBe(bobs);
+    }
+  });
+
   it('a filter pinning one session returns all its unprocessed messages, oldest first, unscored', async () => {
     const r = await run({ user_id: 'ann', query: 'nothing matches this', filters: { session_id: 's1' } });
     expect(r.unprocessed_messages.map((m) => m.id)).toEqual([ids.q, ids.b, ids.seg]);
