@@ -4,6 +4,7 @@
  *   npm run bench:locomo -- --data ../shared/data/locomo10.json [--split test|dev|all]
  *        [--limit N] [--methods keyword,vector,hybrid,agentic] [--top-k 30] [--json]
  *        [--message-weight W] [--fact-day] [--view-weight W] [--variants w/d/v,...]
+ *        [--dump <file.jsonl>]
  *
  * Split (fixed, by index in the file): conversations 0-2 are the development split (the
  * only ones to look at or tune on), conversations 3-9 the test split. Figures are reported
@@ -32,9 +33,12 @@
  * a taken unit. Baseline: Okapi BM25 (k1 1.2, b 0.75, Postgres english lexemes) over the
  * raw turns of the conversation, `speaker: turn` taken while it fits in B, and the same
  * ranking rendered and packed as recall renders and packs turns (`raw-turn BM25 packed`).
- * The dataset is read from the path given, never copied.
+ * The dataset is read from the path given, never copied. `--dump` writes one JSON line per
+ * question and method (outside the repository: for looking at development-split misses):
+ * the question, its evidence turns, the recall at each budget, the units packed into 300
+ * tokens and every unit of the answer, with the turns they cover.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -67,6 +71,7 @@ const { values: args } = parseArgs({
     'fact-day': { type: 'boolean' },
     'view-weight': { type: 'string' },
     variants: { type: 'string' },
+    dump: { type: 'string' },
   },
 });
 if (!args.data) {
@@ -199,6 +204,7 @@ async function main() {
     .filter((s): s is Sample => s !== undefined)
     .slice(0, args.limit ? Number(args.limit) : undefined);
   console.error(`split ${args.split}: ${samples.map((s) => s.sample_id).join(', ')}`);
+  if (args.dump) writeFileSync(args.dump, '');
   const dir = mkdtempSync(join(tmpdir(), 'engram-bench-'));
   const config = loadConfig({ ENGRAM_DATA_DIR: dir, ENGRAM_LOG_LEVEL: 'warn', ENGRAM_WORKERS: 'false' });
   const log = createLogger('warn');
@@ -291,7 +297,28 @@ async function main() {
             }),
           );
           latencies.get(method)!.push(performance.now() - started);
-          const rec = recallAt(contextUnits(r, unitOptions(method)), evidence, (id) => msgToDia.get(id));
+          const units = contextUnits(r, unitOptions(method));
+          const rec = recallAt(units, evidence, (id) => msgToDia.get(id));
+          const described = (u: ContextUnit) => ({
+            kind: u.kind,
+            score: Number(u.score.toFixed(4)),
+            text: u.text,
+            covers: u.sources.map((id) => msgToDia.get(id)).filter(Boolean),
+          });
+          if (args.dump)
+            appendFileSync(
+              args.dump,
+              `${JSON.stringify({
+                conversation: s.sample_id,
+                method,
+                category: qa.category,
+                question: qa.question,
+                evidence: evidence.map((e) => `${e} ${turns.find((t) => t.dia === e)?.text ?? ''}`),
+                recall: rec,
+                packed: packContext(units, BUDGETS[0]).units.map(described),
+                units: units.map(described),
+              })}\n`,
+            );
           tally.add(`${method}|${qa.category}`, rec);
           tally.add(`${method}|all`, rec);
           for (const [label, opts] of variants) {
