@@ -186,10 +186,11 @@ function recallAt(
   units: ContextUnit[],
   evidence: string[],
   toDia: (id: string) => string | undefined,
+  question?: string,
 ): number[] {
   return BUDGETS.map((budget) => {
     const got = new Set<string>();
-    for (const u of packContext(units, budget).units)
+    for (const u of packContext(units, budget, question).units)
       for (const id of u.sources) {
         const dia = toDia(id);
         if (dia) got.add(dia);
@@ -298,7 +299,7 @@ async function main() {
           );
           latencies.get(method)!.push(performance.now() - started);
           const units = contextUnits(r, unitOptions(method));
-          const rec = recallAt(units, evidence, (id) => msgToDia.get(id));
+          const rec = recallAt(units, evidence, (id) => msgToDia.get(id), qa.question);
           const described = (u: ContextUnit) => ({
             kind: u.kind,
             score: Number(u.score.toFixed(4)),
@@ -315,14 +316,14 @@ async function main() {
                 question: qa.question,
                 evidence: evidence.map((e) => `${e} ${turns.find((t) => t.dia === e)?.text ?? ''}`),
                 recall: rec,
-                packed: packContext(units, BUDGETS[0]).units.map(described),
+                packed: packContext(units, BUDGETS[0], qa.question).units.map(described),
                 units: units.map(described),
               })}\n`,
             );
           tally.add(`${method}|${qa.category}`, rec);
           tally.add(`${method}|all`, rec);
           for (const [label, opts] of variants) {
-            const v = recallAt(contextUnits(r, opts), evidence, (id) => msgToDia.get(id));
+            const v = recallAt(contextUnits(r, opts), evidence, (id) => msgToDia.get(id), qa.question);
             tally.add(`${method} ${label}|${qa.category}`, v);
             tally.add(`${method} ${label}|all`, v);
           }

@@ -107,7 +107,7 @@ export function renderRecall(
     const text = `No memories found for "${clip(query, 200)}".`;
     return { text, tokens: tokenCount(text), omitted: 0 };
   }
-  const packed = packContext(units, maxTokens);
+  const packed = packContext(units, maxTokens, query);
   return { text: packed.text, tokens: packed.tokens, omitted: packed.omitted };
 }
 

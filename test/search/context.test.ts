@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { SearchData } from '../../src/contract/search.js';
-import { contextUnits, DEFAULT_UNITS, KEYWORD_UNITS, packContext } from '../../src/engine/search/context.js';
+import {
+  asksForSeveral,
+  type ContextUnit,
+  contextUnits,
+  DEFAULT_UNITS,
+  KEYWORD_UNITS,
+  packContext,
+  SPREAD_BELOW_TOKENS,
+  spreadUnits,
+} from '../../src/engine/search/context.js';
 
 const T = '2025-04-02T10:00:00.000Z';
 const fact = (id: string, content: string, score: number, sources: string[]) => ({
@@ -100,5 +109,67 @@ describe('recall context: units packed whole into a token budget', () => {
     const p = packContext(contextUnits(answer()), 1000);
     expect(p.units.map((u) => u.id)).not.toContain('m1');
     expect(p.units.map((u) => u.id)).toContain('m3');
+  });
+
+  describe('a question asking for several things, in a small budget', () => {
+    // Three trips told in three conversations; the first conversation also holds four
+    // more facts about the same trip, scored above the other trips.
+    const unit = (id: string, session: string, score: number): ContextUnit => ({
+      kind: 'fact',
+      id,
+      text: `- Ines mentioned a trip (${id}).`,
+      score,
+      sources: [`m-${id}`],
+      session,
+    });
+    const units = [
+      unit('a1', 'sa', 0.9),
+      unit('a2', 'sa', 0.85),
+      unit('a3', 'sa', 0.84),
+      unit('a4', 'sa', 0.83),
+      unit('a5', 'sa', 0.82),
+      unit('b1', 'sb', 0.8),
+      unit('c1', 'sc', 0.78),
+    ];
+    const budget = 60; // five units
+
+    it('tells such questions from the others', () => {
+      for (const q of [
+        'Which cities has Ines visited?',
+        'What books does Omar like?',
+        'What has Ines cooked for her neighbours?',
+        'Where have they travelled together?',
+      ])
+        expect(asksForSeveral(q), q).toBe(true);
+      for (const q of [
+        'Where does Ines live?',
+        'What is the name of Omar’s cat?',
+        'When did Ines fly to Oslo?',
+      ])
+        expect(asksForSeveral(q), q).toBe(false);
+    });
+
+    it('takes units of several conversations instead of filling the context from one', () => {
+      const plain = packContext(units, budget, 'Where did Ines go in spring?');
+      expect(plain.units.map((u) => u.id)).toEqual(['a1', 'a2', 'a3', 'a4', 'a5']);
+      const spread = packContext(units, budget, 'Which cities has Ines visited?');
+      expect(spread.units.map((u) => u.id)).toContain('b1');
+      expect(spread.units.map((u) => u.id)).toContain('c1');
+      expect(spread.units[0]!.id).toBe('a1');
+      expect(spread.tokens).toBeLessThanOrEqual(budget);
+    });
+
+    it('keeps the plain order from SPREAD_BELOW_TOKENS up and without a question', () => {
+      expect(packContext(units, budget).units.map((u) => u.id)).toEqual(['a1', 'a2', 'a3', 'a4', 'a5']);
+      const big = packContext(units, SPREAD_BELOW_TOKENS, 'Which cities has Ines visited?');
+      expect(big.units.map((u) => u.id)).toEqual(units.map((u) => u.id));
+    });
+
+    it('orders every unit once, lowering each by its session count', () => {
+      const order = spreadUnits(units, 0.1).map((u) => u.id);
+      expect([...order].sort()).toEqual(units.map((u) => u.id).sort());
+      // a2 counts 0.85 * 0.9 = 0.765 after a1: b1 (0.8) and c1 (0.78) come before it
+      expect(order.slice(0, 4)).toEqual(['a1', 'b1', 'c1', 'a2']);
+    });
   });
 });

@@ -24,6 +24,8 @@ export interface ContextUnit {
   score: number;
   /** Ids of the messages the unit rests on. */
   sources: string[];
+  /** The conversation (session) the unit comes from, when it has one. */
+  session?: string | undefined;
 }
 
 /** How the units of a search answer are cut and weighed. */
@@ -87,6 +89,7 @@ export function contextUnits(
         text: `- ${prefix}${clip(f.content, FACT_CHARS)}`,
         score: f.score,
         sources: f.source_message_ids,
+        session: e.session_id ?? undefined,
       });
     if (opts.viewWeight > 0) {
       const facts = e.atomic_facts.slice(0, VIEW_FACTS);
@@ -108,6 +111,7 @@ export function contextUnits(
       text: `- [${day(m.timestamp)}] ${m.sender_name ?? m.sender_id}: ${clip(contentText(m.content), TURN_CHARS)}`,
       score: (m.score ?? 0) * opts.messageWeight,
       sources: [m.id],
+      session: m.session_id,
     });
   for (const c of data.agent_cases)
     units.push({
@@ -147,11 +151,67 @@ export interface PackedContext {
   omitted: number;
 }
 
+/**
+ * A question asking for several things: a plural noun after "what" / "which" ("what
+ * books has she read", "which cities did they visit") or the present perfect ("what has
+ * he built", "where have they travelled"). Its answers are usually spread over several
+ * conversations.
+ */
+const ASKS_FOR_SEVERAL =
+  /^\W*(?:(?:what|which)\s+(?:[\w+/'-]+\s+){0,3}?[\w'-]*[a-z]s\s+(?:has|have|does|do|did|is|are|was|were)\b|(?:what|which|where|who)\b.*\b(?:has|have)\b)/i;
+export const asksForSeveral = (query: string) => ASKS_FOR_SEVERAL.test(query);
+
+/** Budgets below which such a question gets units of several conversations. */
+export const SPREAD_BELOW_TOKENS = 500;
+/** Share of its score a unit loses for each unit of its conversation ordered before it. */
+export const SPREAD_SHARE = 0.1;
+
+/**
+ * Units reordered so that one conversation does not fill a small context: each unit's
+ * score counts at (1 - share)^k, k = units of its session already ordered (units without a
+ * session are never lowered). Best adjusted score first; ties keep the given order.
+ */
+export function spreadUnits(units: readonly ContextUnit[], share = SPREAD_SHARE): ContextUnit[] {
+  const queues = new Map<string, { u: ContextUnit; i: number }[]>();
+  units.forEach((u, i) => {
+    const key = u.session === undefined ? `\0${i}` : u.session;
+    const q = queues.get(key);
+    if (q) q.push({ u, i });
+    else queues.set(key, [{ u, i }]);
+  });
+  const heads = [...queues.values()].map((q) => ({ q, at: 0, factor: 1 }));
+  const adjusted = (s: number, f: number) => (s >= 0 ? s * f : s / f);
+  const out: ContextUnit[] = [];
+  while (out.length < units.length) {
+    let best: (typeof heads)[number] | undefined;
+    let bestScore = Number.NEGATIVE_INFINITY;
+    for (const h of heads) {
+      const head = h.q[h.at];
+      if (!head) continue;
+      const s = adjusted(head.u.score, h.factor);
+      if (!best || s > bestScore || (s === bestScore && head.i < best.q[best.at]!.i)) {
+        best = h;
+        bestScore = s;
+      }
+    }
+    out.push(best!.q[best!.at]!.u);
+    best!.at++;
+    best!.factor *= 1 - share;
+  }
+  return out;
+}
+
 /** Room kept for the closing "omitted" line. */
 const RESERVE_CHARS = 80;
 
-/** Packs units (best first) into maxTokens with a strict fit; the text is at most maxTokens. */
-export function packContext(units: readonly ContextUnit[], maxTokens: number): PackedContext {
+/**
+ * Packs units (best first) into maxTokens with a strict fit; the text is at most maxTokens.
+ * Given the question, a small budget for a question asking for several things takes its
+ * units spread over conversations (spreadUnits).
+ */
+export function packContext(units: readonly ContextUnit[], maxTokens: number, query?: string): PackedContext {
+  if (query !== undefined && maxTokens < SPREAD_BELOW_TOKENS && asksForSeveral(query))
+    units = spreadUnits(units);
   const limit = maxTokens * 4;
   const budget = Math.max(0, limit - RESERVE_CHARS);
   const taken: ContextUnit[] = [];
