@@ -90,6 +90,21 @@ describe.each(DRIVERS)('remembering a new user [%s]', (driver) => {
     for (const [query, want] of cases) expect(topFact(await search({ query, method })), query).toMatch(want);
   });
 
+  it.each(['hybrid', 'keyword'])(
+    "asked in other words, finds the pet first and ranks the current city's episode above the old one (%s)",
+    async (method) => {
+      expect(topFact(await search({ query: 'what pet does the user have', method }))).toMatch(
+        /dog named Miso/,
+      );
+      const live = await search({ query: 'where does alice live now', method });
+      expect(topFact(live)).toMatch(/Porto/);
+      const cities = live.episodes
+        .map((e: any) => e.atomic_facts.map((f: any) => f.content).join(' '))
+        .filter((t: string) => /Porto|Lisbon/.test(t));
+      expect(cities[0]).toMatch(/Porto/);
+    },
+  );
+
   it('recall finds a note not yet extracted by meaning, beside the extracted facts', async () => {
     const r = await ok(mcp, 'recall', { query: 'pet', user_id: 'alice', max_tokens: 300 });
     expect(r.context).toContain('Pixel');

@@ -94,8 +94,9 @@ export const SLOT_MARGIN = 0.8;
  * that answer it, the newest wins. The competing facts are those of the slot the question
  * names (lexicon.ts: any fact about living or moving, for "live"), or, when it names
  * none, those scoring within SLOT_MARGIN of the best. The newest takes the best fact's
- * score (plus a hair), and its episode the best own score among the competitors', so an
- * older fact of the same slot no longer outranks the current one.
+ * score (plus a hair), and its episode the best own score among the competitors' (plus a
+ * hair: an older episode whose own score is its rank does not tie with it), so an older
+ * fact of the same slot no longer outranks the current one.
  */
 async function newestWins(
   d: RankDeps,
@@ -125,7 +126,7 @@ async function newestWins(
   if (competing.length < 2 || !newest || !episode) return;
   facts.set(newest, best + 1e-6);
   const context = Math.max(...close.map((id) => own.get(parent.get(id) ?? '') ?? 0));
-  own.set(episode, Math.max(own.get(episode) ?? 0, context));
+  own.set(episode, Math.max(own.get(episode) ?? 0, context + 1e-6));
 }
 
 /** Loads the chosen episodes (in the given order) with every fact scored. */
