@@ -153,9 +153,9 @@ export interface PackedContext {
 
 /**
  * A question asking for several things: a plural noun after "what" / "which" ("what
- * books has she read", "which cities did they visit") or the present perfect ("what has
- * he built", "where have they travelled"). Its answers are usually spread over several
- * conversations.
+ * books has she read", "which cities did they visit"), or "has" / "have" after what /
+ * which / where / who, mostly the present perfect ("what has he built", "where have they
+ * travelled"). Its answers are usually spread over several conversations.
  */
 const ASKS_FOR_SEVERAL =
   /^\W*(?:(?:what|which)\s+(?:[\w+/'-]+\s+){0,3}?[\w'-]*[a-z]s\s+(?:has|have|does|do|did|is|are|was|were)\b|(?:what|which|where|who)\b.*\b(?:has|have)\b)/i;
