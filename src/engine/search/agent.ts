@@ -8,7 +8,7 @@ import {
   skillItem,
 } from '../memory/serialize.js';
 import { round } from './episodes.js';
-import { mergeQueries, type PreparedQuery, type RankDeps, type Route, rankTarget } from './hybrid.js';
+import { mergeQueries, type PreparedQuery, type RankDeps, type Route, rankEach, scoreMap } from './hybrid.js';
 import { caseTarget, type SearchScope, skillTarget, type Target } from './scope.js';
 
 /** The agent path: an agent's cases and skills, each ranked under the route like episodes. */
@@ -24,9 +24,7 @@ export interface AgentQuery {
 }
 
 async function rank(d: RankDeps, t: () => Target, q: AgentQuery): Promise<[string, number][]> {
-  const maps = await Promise.all(
-    q.queries.map((query) => rankTarget(d, t(), q.route, query, q.pool, q.radius)),
-  );
+  const maps = (await rankEach(d, t, q.route, q.queries, q.pool, q.radius)).map(scoreMap);
   return [...mergeQueries(maps, q.weights).entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
 }
 

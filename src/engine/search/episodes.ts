@@ -5,10 +5,10 @@ import {
   type PreparedQuery,
   type RankDeps,
   type Route,
-  rankRows,
-  rankTarget,
+  rankEach,
   scoreChildren,
   scoreIds,
+  scoreMap,
 } from './hybrid.js';
 import { orQuery } from './keyword.js';
 import { CURRENT_STATE, slotLexemes } from './lexicon.js';
@@ -51,19 +51,15 @@ export async function rankEpisodes(
   const episodeMaps: Map<string, number>[] = [];
   const parent = new Map<string, string>();
   // Every query's facts and episodes at once (independent statements).
-  const perQuery = await Promise.all(
-    q.queries.map((query) =>
-      Promise.all([
-        rankRows(d, factTarget(scope), q.route, query, q.pool, q.radius),
-        rankTarget(d, episodeTarget(scope), q.route, query, q.pool, q.radius),
-      ]),
-    ),
-  );
-  for (const [factRows, own] of perQuery) {
-    factMaps.push(new Map(factRows.map((r) => [r.id, r.score])));
+  const [factsPerQuery, episodesPerQuery] = await Promise.all([
+    rankEach(d, () => factTarget(scope), q.route, q.queries, q.pool, q.radius),
+    rankEach(d, () => episodeTarget(scope), q.route, q.queries, q.pool, q.radius),
+  ]);
+  for (const factRows of factsPerQuery) {
+    factMaps.push(scoreMap(factRows));
     for (const r of factRows) if (r.parent) parent.set(r.id, r.parent);
-    episodeMaps.push(own);
   }
+  episodeMaps.push(...episodesPerQuery.map(scoreMap));
   const facts = mergeQueries(factMaps, q.weights);
   const own = mergeQueries(episodeMaps, q.weights);
   // Episodes reached only through a fact still need their own score (the fact's context).

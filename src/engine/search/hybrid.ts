@@ -79,7 +79,7 @@ async function scoreRows(
   route: Route,
   q: PreparedQuery,
   pick:
-    | { pool: number; radius?: number | null | undefined }
+    | { pool: number; radius?: number | null | undefined; near?: readonly string[] | undefined }
     | { ids: readonly string[] }
     | { parents: readonly string[] },
 ): Promise<Scored[]> {
@@ -134,10 +134,11 @@ async function scoreRows(
     }
   }
   if (useVec && pool) {
-    const vector = requireVector(q);
-    ctes.push(
-      `vec AS (SELECT id FROM ${nearest(d.index, t, { vector, limit: pool.pool, radius: pool.radius }, p)} v)`,
-    );
+    // The nearest rows, read here unless another query with the same embedding read them.
+    const near = pool.near
+      ? `SELECT jsonb_array_elements_text(${p.add(JSON.stringify(pool.near))}::jsonb) AS id`
+      : `SELECT id FROM ${nearest(d.index, t, { vector: requireVector(q), limit: pool.pool, radius: pool.radius }, p)} v`;
+    ctes.push(`vec AS (${near})`);
     sources.push('SELECT id FROM vec');
   }
   if (pool) {
@@ -192,8 +193,17 @@ async function scoreRows(
 
 /** The top `pool` documents of a target under a route, with their scores. One statement. */
 export async function rankTarget(...args: Parameters<typeof rankRows>): Promise<Map<string, number>> {
-  const rows = await rankRows(...args);
-  return new Map(rows.map((r) => [r.id, r.score]));
+  return scoreMap(await rankRows(...args));
+}
+
+/** Id -> score of ranked rows. */
+export const scoreMap = (rows: readonly RankedRow[]) => new Map(rows.map((r) => [r.id, r.score]));
+
+/** A ranked document: its route score and its parent id when the target names one. */
+export interface RankedRow {
+  id: string;
+  score: number;
+  parent?: string | undefined;
 }
 
 /** rankTarget's hits with each one's parent id when the target names one. */
@@ -204,10 +214,54 @@ export async function rankRows(
   q: PreparedQuery,
   pool: number,
   radius?: number | null,
-): Promise<{ id: string; score: number; parent?: string | undefined }[]> {
+  near?: readonly string[],
+): Promise<RankedRow[]> {
   if (pool <= 0) return [];
-  const rows = await scoreRows(d, t, route, q, { pool, radius });
+  const rows = await scoreRows(d, t, route, q, { pool, radius, near });
   return rows.map((r) => ({ id: r.id, score: routeScore(route, r), parent: r.parent }));
+}
+
+/**
+ * rankRows of every query of a search over one target (a fresh target per statement).
+ * Queries with the same embedding (a question and its bridged form) read the target's
+ * nearest rows once: that read runs first, alone, and each query's statement takes its
+ * ids instead of scanning again (the same candidates, so the same scores).
+ */
+export async function rankEach(
+  d: RankDeps,
+  t: () => Target,
+  route: Route,
+  queries: readonly PreparedQuery[],
+  pool: number,
+  radius?: number | null,
+): Promise<RankedRow[][]> {
+  const near = new Map<readonly number[], Promise<string[]>>();
+  if (route !== 'keyword' && pool > 0)
+    for (const { vector } of queries)
+      if (vector && !near.has(vector) && queries.filter((x) => x.vector === vector).length > 1)
+        near.set(vector, nearestIds(d, t(), vector, pool, radius));
+  return Promise.all(
+    queries.map(async (q) => {
+      const shared = q.vector ? near.get(q.vector) : undefined;
+      return rankRows(d, t(), route, q, pool, radius, shared ? await shared : undefined);
+    }),
+  );
+}
+
+/** Ids of the target's `limit` nearest rows to a vector (within the radius). One statement. */
+async function nearestIds(
+  d: RankDeps,
+  t: Target,
+  vector: readonly number[],
+  limit: number,
+  radius?: number | null,
+): Promise<string[]> {
+  const p = bind(t);
+  const rows = await d.db.query<{ id: string }>(
+    `SELECT id FROM ${nearest(d.index, t, { vector, limit, radius }, p)} v`,
+    p.values,
+  );
+  return rows.map((r) => r.id);
 }
 
 /** Scores of specific documents of a target under a route (0 where a route finds nothing). One statement. */

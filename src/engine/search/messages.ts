@@ -3,7 +3,7 @@ import type { SearchData } from '../../contract/search.js';
 import type { Sql } from '../../core/db.js';
 import { compileFilter } from '../filters.js';
 import { LIVE_MESSAGES, MESSAGE_COLUMNS, type MessageRow, messageItem } from '../memory/stored-message.js';
-import { mergeQueries, type PreparedQuery, type RankDeps, type Route, rankTarget } from './hybrid.js';
+import { mergeQueries, type PreparedQuery, type RankDeps, type Route, rankEach, scoreMap } from './hybrid.js';
 import { MESSAGE_FILTER_COLUMNS, messageTarget, type SearchScope, tookPart } from './scope.js';
 
 /**
@@ -44,9 +44,7 @@ export async function rankMessages(
   floor = Number.NEGATIVE_INFINITY,
 ): Promise<ScoredMessage[]> {
   const target = messageTarget(scope, which);
-  const maps = await Promise.all(
-    q.queries.map((query) => rankTarget(d, target, q.route, query, q.pool, q.radius)),
-  );
+  const maps = (await rankEach(d, () => target, q.route, q.queries, q.pool, q.radius)).map(scoreMap);
   const ranked = [...mergeQueries(maps, q.weights).entries()]
     .filter(([, s]) => s >= floor)
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
