@@ -36,10 +36,14 @@ export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
     // engine/search/vector.ts): a filtered HNSW scan keeps going until its LIMIT is filled.
     // No parallel workers: engram's statements are short, and a search statement carries an
     // exact branch gated off at run time whose Gather would still start workers (≈ 20 ms).
+    // No JIT: that gated-off branch is costed as a scan of the whole table, which lifts a
+    // search statement over jit_above_cost once the table is large, and compiling it took
+    // 0.5-0.9 s of a statement whose work is ~25 ms (turns ranked for an owner among 100k).
     connection: {
       application_name: 'engram',
       plan_cache_mode: 'force_custom_plan',
       max_parallel_workers_per_gather: '0',
+      jit: 'off',
       ...HNSW_SESSION,
     },
   });
