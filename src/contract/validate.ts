@@ -9,7 +9,9 @@ export const MAX_INPUT_DEPTH = 64;
  * with an operation's schema. Throws the InvalidParameter EngramError both transports
  * report. Before the schema (which recurses) sees anything, one iterative pass refuses
  * input nested deeper than MAX_INPUT_DEPTH and strings holding NUL, which PostgreSQL text
- * cannot store.
+ * cannot store, and replaces each lone UTF-16 surrogate (in values and keys) with U+FFFD,
+ * as UTF-8 encoding does to a text parameter: jsonb refuses the escape JSON.stringify
+ * writes for one, so no input string may reach a statement with it.
  */
 export function validate<S extends z.ZodType>(
   schema: S,
@@ -30,21 +32,44 @@ export function validate<S extends z.ZodType>(
   return parsed.data;
 }
 
-/** 'depth' or 'nul' for input no schema should see, without recursion. */
-function shapeProblem(raw: unknown): 'depth' | 'nul' | undefined {
+type Problem = 'depth' | 'nul';
+type WellFormed = string & { isWellFormed(): boolean; toWellFormed(): string };
+
+/** The string with lone surrogates replaced by U+FFFD; 'nul' when it holds NUL. */
+function clean(v: string): string | 'nul' {
+  if (v.includes('\0')) return 'nul';
+  return (v as WellFormed).isWellFormed() ? v : (v as WellFormed).toWellFormed();
+}
+
+/**
+ * 'depth' or 'nul' for input no schema should see, without recursion; otherwise
+ * undefined, with every string in raw's objects and arrays made well-formed in place (raw
+ * is input parsed for this request alone). A string at the root is only checked.
+ */
+function shapeProblem(raw: unknown): Problem | undefined {
+  if (typeof raw === 'string') return clean(raw) === 'nul' ? 'nul' : undefined;
   const stack: [unknown, number][] = [[raw, 0]];
   while (stack.length) {
     const [v, depth] = stack.pop()!;
-    if (typeof v === 'string') {
-      if (v.includes('\0')) return 'nul';
-    } else if (v && typeof v === 'object') {
-      if (depth >= MAX_INPUT_DEPTH) return 'depth';
-      if (Array.isArray(v)) for (const x of v) stack.push([x, depth + 1]);
-      else
-        for (const [k, x] of Object.entries(v)) {
-          if (k.includes('\0')) return 'nul';
-          stack.push([x, depth + 1]);
+    if (!v || typeof v !== 'object') continue;
+    if (depth >= MAX_INPUT_DEPTH) return 'depth';
+    const slots: Record<string, unknown> = v as Record<string, unknown>;
+    for (const k of Object.keys(slots)) {
+      let x = slots[k];
+      if (typeof x === 'string') {
+        const c = clean(x);
+        if (c === 'nul') return 'nul';
+        if (c !== x) slots[k] = x = c;
+      }
+      if (!Array.isArray(v)) {
+        const ck = clean(k);
+        if (ck === 'nul') return 'nul';
+        if (ck !== k) {
+          delete slots[k];
+          slots[ck] = x;
         }
+      }
+      stack.push([x, depth + 1]);
     }
   }
   return undefined;

@@ -126,6 +126,32 @@ describe.each(DRIVERS)('hostile input gets 4xx in the envelope, never 5xx [%s]',
     expect(Number(rows[0]!.n)).toBe(0);
   });
 
+  it('takes a lone UTF-16 surrogate in any string as U+FFFD: written and filtered on, never a 5xx', async () => {
+    const add = await s.call('POST', '/api/v2/memory/add', {
+      key,
+      body: { session_id: 'lone', messages: [msg(1767225600000), msg(1767225660000)] },
+    });
+    expect(add.status).toBeLessThan(300);
+    const flush = await s.call('POST', '/api/v2/memory/flush', { key, body: { session_id: 'lone' } });
+    expect(flush.status).toBe(200);
+    const read = (filters?: object) =>
+      s.call('POST', '/api/v2/memory/get', {
+        key,
+        body: { memory_type: 'episode', user_id: 'u1', ...(filters ? { filters } : {}) },
+      });
+    const id = (await read()).body.data.episodes[0].id as string;
+    for (const change of ['bind', 'replace']) {
+      const r = await s.call('POST', `/api/v2/memory/tag/${change}`, {
+        key,
+        body: { memory_type: 'episode', memory_ids: [id], tags: ['lone \ud800', '\udc00'] },
+      });
+      expect(r.status, change).toBe(200);
+    }
+    const tagged = await read({ tags: 'lone \ud800' });
+    expect(tagged.status).toBe(200);
+    expect(tagged.body.data.episodes.map((e: any) => e.tags)).toEqual([['lone \ufffd', '\ufffd']]);
+  });
+
   it('answers a request line over 16 KB with 431 in the envelope of its path', async () => {
     const long = 'x'.repeat(20_000);
     for (const [path, tasks] of [

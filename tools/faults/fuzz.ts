@@ -7,11 +7,12 @@
  * over a real /mcp session; also resources/read and prompts/get), against `engram serve` on
  * each driver (PostgreSQL when ENGRAM_TEST_DATABASE_URL is an admin URL). Prints the count
  * per status and fails on any 5xx, any error body outside the documented envelope, any
- * socket error, a message stored by a rejected add, or a side effect of a rejected write:
- * after the concurrent run and its background work, `--write-checks` updates, deletes,
- * feedback, profile edits and tag changes (REST and MCP) are sent one at a time, and the
- * memory every owner holds is read before and after each one that is refused; at the end
- * the stored feedback rows must be exactly the accepted ratings.
+ * answer without X-Request-Id, any socket error, a message stored by a rejected add, or a
+ * side effect of a rejected write: after the concurrent run and its background work,
+ * `--write-checks` updates, deletes, feedback, profile edits and tag changes (REST and MCP)
+ * are sent one at a time, and the memory every owner holds is read before and after each
+ * one that is refused; at the end the stored feedback rows must be exactly the accepted
+ * ratings.
  */
 import fc from 'fast-check';
 import { ErrorBody, TaskErrorBody, V1ErrorBody } from '../../src/contract/errors.js';
@@ -429,6 +430,7 @@ async function one(
         tag(req.rpc.params['arguments']);
       const r = await mcp.send(req.rpc);
       if (r.status >= 500) return counted(`mcp http ${r.status}`, `mcp http ${r.status}`);
+      if (!r.headers.get('x-request-id')) fail('mcp answer without X-Request-Id');
       const b = r.body;
       if (b?.error) {
         count(`mcp rpc ${b.error.code}`);
@@ -478,6 +480,7 @@ async function one(
     const text = await res.text();
     count(String(res.status));
     if (res.status >= 500) return fail(`REST ${res.status} ${text.slice(0, 200)}`);
+    if (!res.headers.get('x-request-id')) fail(`REST ${res.status} without X-Request-Id`);
     if (res.status < 400) {
       t.accepted = true;
       if (req.path === '/api/v2/memory/feedback') t.feedbackAccepted++;
