@@ -469,7 +469,8 @@ async function one(
     const body = req.raw ?? (req.body !== undefined ? toJson(req.body) : undefined);
     // v1 routes mostly with a v1 key; now and then with a v2 one (403)
     const auth = req.path.startsWith('/api/v1/') && i % 16 !== 0 ? keys.v1 : keys.v2;
-    const res = await fetch(`${target.url}${req.path}${req.query ? `?${req.query}` : ''}`, {
+    const url = new URL(`${target.url}${req.path}${req.query ? `?${req.query}` : ''}`);
+    const res = await fetch(url, {
       method: req.method,
       headers: {
         ...auth,
@@ -496,11 +497,12 @@ async function one(
     const p = parsed as { code?: unknown; error?: { code?: unknown } } | null;
     const code = String(p?.code ?? p?.error?.code ?? '');
     // A request line over 16 KB is refused before its end is read: its path is not known in
-    // full, so any family's envelope will do there.
+    // full, so any family's envelope will do there. Otherwise the envelope is that of the
+    // path as sent: the URL parser resolves dot segments, `%2e` included.
     const envelopes =
       res.status === 431
         ? Object.values(ENVELOPES)
-        : [ENVELOPES[styleForPath(req.path, { code } as EngramError)]];
+        : [ENVELOPES[styleForPath(url.pathname, { code } as EngramError)]];
     const ok =
       envelopes.map((e) => e.safeParse(parsed)).find((r) => r.success) ?? envelopes[0]!.safeParse(parsed);
     if (!ok.success) return fail(`REST ${res.status} body outside the envelope ${text.slice(0, 200)}`);
