@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findOperation } from '../../src/http/routes/operation.js';
 import { DRIVERS } from '../helpers/drivers.js';
@@ -169,6 +171,36 @@ describe.each(DRIVERS)('hostile input gets 4xx in the envelope, never 5xx [%s]',
       else expect(body).toMatchObject({ code: 'HeaderTooLarge', status_code: 431 });
     }
   });
+
+  it('keeps a 431 answer readable while the client still sends its body, instead of resetting', async () => {
+    const { port } = new URL(s.url);
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, async () => {
+        const sock = connect(Number(port), '127.0.0.1');
+        let text = '';
+        let error = '';
+        const closed = new Promise<void>((resolve) => sock.once('close', () => resolve()));
+        sock.on('error', (err) => (error ||= err.message));
+        await once(sock, 'connect');
+        sock.pause(); // the answer is not read while the body goes on
+        sock.write(
+          `PATCH /api/v2/memory/${'x'.repeat(20_000)} HTTP/1.1\r\nHost: 127.0.0.1\r\n` +
+            `Content-Type: application/json\r\nContent-Length: 1000000\r\n\r\n{"pad":"`,
+        );
+        for (let i = 0; i < 5 && !sock.destroyed; i++) {
+          await new Promise((r) => setTimeout(r, 100));
+          if (!sock.destroyed) sock.write('x'.repeat(50_000));
+        }
+        sock.on('data', (d) => (text += d));
+        sock.resume();
+        sock.end();
+        await Promise.race([closed, new Promise((r) => setTimeout(r, 5000))]);
+        sock.destroy();
+        return `${text}${error ? `|${error}` : ''}`;
+      }),
+    );
+    for (const a of answers) expect(a).toMatch(/^HTTP\/1\.1 431 [^|]*"HeaderTooLarge"[^|]*$/);
+  }, 60_000);
 
   it('answers a wrong method on a route with 405 and Allow', async () => {
     const r = await s.call('GET', '/api/v2/memory/add', { key });
