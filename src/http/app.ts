@@ -149,11 +149,13 @@ export function createHttpApp(engram: Engram, opts: HttpOptions, log: Logger): H
 /**
  * The request failed because its client closed the connection (body read aborted). An
  * ECONNRESET of the database's connection (PostgreSQL stopped under a statement) is not:
- * the client's socket is still open, and that is a 503.
+ * the client's socket is still open, and that is a 503. (A request whose body was read in
+ * full is `destroyed` by Node at once, so that alone says nothing about the client.)
  */
 function clientWentAway(c: Context<HttpEnv>, err: unknown): boolean {
   if (c.req.raw.signal.aborted) return true;
   if ((err as NodeJS.ErrnoException).code !== 'ECONNRESET') return false;
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-  return incoming !== undefined && (incoming.destroyed || incoming.socket?.destroyed === true);
+  if (!incoming) return false;
+  return incoming.socket?.destroyed === true || (incoming.destroyed && !incoming.complete);
 }

@@ -68,4 +68,22 @@ describe.skipIf(!ADMIN_URL)('database unreachable [postgres]', () => {
     expect(r.headers.get('retry-after')).toBe('5');
     expect((await call('/api/v2/tasks?page_size=1')).status).toBe(200);
   });
+
+  it('answers 503 to a request whose body was read when the database resets under it', async () => {
+    const get = () =>
+      fetch(`${server.url}/api/v2/memory/get`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ memory_type: 'episode', user_id: 'u1' }),
+      });
+    expect((await get()).status).toBe(200);
+    proxy.hold();
+    const pending = get();
+    await waitFor('a statement sent to the database', () => proxy.held > 0);
+    proxy.resetClients();
+    const r = await pending;
+    expect(r.status).toBe(503);
+    expect(r.headers.get('retry-after')).toBe('5');
+    expect((await get()).status).toBe(200);
+  });
 });
