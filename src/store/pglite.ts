@@ -1,6 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
-import { type Db, HNSW_SESSION, type Row, type Sql } from '../core/db.js';
+import { type Db, PGLITE_HNSW_SESSION, type Row, type Sql } from '../core/db.js';
 import { ArrivalGate } from './arrival-gate.js';
 import { inOrder } from './in-order.js';
 
@@ -12,7 +12,7 @@ import { inOrder } from './in-order.js';
  */
 export async function openPglite(dataDir: string | undefined): Promise<Db> {
   const pg = await PGlite.create(dataDir ?? 'memory://', { extensions: { vector } });
-  for (const [name, value] of Object.entries(HNSW_SESSION))
+  for (const [name, value] of Object.entries(PGLITE_HNSW_SESSION))
     await pg.query('SELECT set_config($1, $2, false)', [name, value]);
   const wrap = (q: Pick<PGlite, 'query'>): Sql => ({
     async query<T extends Row>(text: string, params: readonly unknown[] = []) {
