@@ -9,10 +9,10 @@ import type { Embedder } from '../core/ports.js';
  * for that dimension, `USING hnsw ((embedding::vector(d)) vector_cosine_ops)`.
  *
  * Strategy per driver (measured, see docs/search.md): PostgreSQL gets HNSW indexes at
- * once. On PGlite, inserts with an HNSW index present are an order of magnitude slower
- * and an exact scan of a few tens of thousands of rows takes tens of milliseconds, so
- * HNSW is built only once a table holds more than `pgliteHnswMinRows` embedded rows
- * (checked at start and by `maintain()`); below that, search scans exactly.
+ * once. On PGlite, inserts with an HNSW index present are several times slower and an
+ * exact scan of a few thousand rows takes milliseconds, so HNSW is built only once a
+ * table holds more than `pgliteHnswMinRows` embedded rows (checked at start and by
+ * `maintain()`); below that, search scans exactly.
  */
 export const VECTOR_TABLES = [
   'episodes',
@@ -37,7 +37,11 @@ export class VectorConfigError extends Error {
 }
 
 export interface VectorIndexOptions {
-  /** PGlite: build HNSW for a table once it holds more embedded rows than this (default 50,000). */
+  /**
+   * PGlite: build HNSW for a table once it holds more embedded rows than this (default
+   * 10,000: one owner's ~11k turns read exactly took ~90-130 ms, through HNSW ~3 ms; the
+   * index costs ~1.3 ms per row to build and ~3-6 ms more per inserted row, docs/search.md).
+   */
   pgliteHnswMinRows?: number;
   /**
    * With HNSW present, an owner with at most this many documents of a kind is always
@@ -60,7 +64,7 @@ export class VectorIndex {
     private readonly log: Logger,
     opts: VectorIndexOptions,
   ) {
-    this.pgliteHnswMinRows = opts.pgliteHnswMinRows ?? 50_000;
+    this.pgliteHnswMinRows = opts.pgliteHnswMinRows ?? 10_000;
     this.exactMaxRows = opts.exactMaxRows ?? EXACT_MAX_ROWS;
   }
 
