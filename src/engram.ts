@@ -28,6 +28,7 @@ import { migrate } from './store/migrate.js';
 import { LocalObjectStore } from './store/objects-local.js';
 import { S3ObjectStore } from './store/objects-s3.js';
 import { openPglite } from './store/pglite.js';
+import { refreshStatistics } from './store/pglite-statistics.js';
 import { openPostgres } from './store/postgres.js';
 import { VERSION } from './version.js';
 
@@ -102,6 +103,9 @@ export async function openStore(
     throw err;
   }
 }
+
+/** How often the embedded store's workers refresh statistics and vector indexes. */
+export const PGLITE_UPKEEP_MS = 2 * 60_000;
 
 export async function openEngram(config: Config, opts: OpenOptions): Promise<Engram> {
   const log = opts.log;
@@ -206,6 +210,14 @@ export async function openEngram(config: Config, opts: OpenOptions): Promise<Eng
       return { bytes, fileName: row.file_name };
     },
   });
+  if (db.driver === 'pglite')
+    // PGlite has no autovacuum: its planner statistics and visibility map are kept here,
+    // and a vector table that outgrows the HNSW threshold gets its index without a restart.
+    queue.every(PGLITE_UPKEEP_MS, async () => {
+      const tables = await refreshStatistics(db);
+      if (tables.length) log.info('statistics refreshed', { tables });
+      await (await search.vectorIndex()).maintain();
+    });
   if (opts.workers ?? config.workers) await queue.start(lock !== undefined);
   let closed = false;
   return {
