@@ -56,14 +56,14 @@ describe.each(DRIVERS)('vector set-up [%s]', (driver) => {
     }
   });
 
-  it('scans an owner exactly up to 1,000 documents of a kind on both drivers; PGlite indexes a table above 10,000 rows and reads HNSW with 400 candidates', async () => {
+  it('scans an owner exactly up to 1,000 documents of a kind on both drivers; PGlite indexes a table above 10,000 rows and reads HNSW with 200 candidates', async () => {
     const index = await VectorIndex.setup(f.db, f.embedder, silentLogger);
     expect(index.exactMaxRows).toBe(1_000);
     expect(index.pgliteHnswMinRows).toBe(10_000);
     const ef = await f.db.query<{ ef: string; scan: string }>(
       `SELECT current_setting('hnsw.ef_search') AS ef, current_setting('hnsw.iterative_scan') AS scan`,
     );
-    expect(ef[0]).toEqual({ ef: driver === 'pglite' ? '400' : '100', scan: 'relaxed_order' });
+    expect(ef[0]).toEqual({ ef: driver === 'pglite' ? '200' : '100', scan: 'relaxed_order' });
   });
 
   it('the approximate path (HNSW + iterative scan) still honours a selective filter', async () => {
