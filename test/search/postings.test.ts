@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SearchInput } from '../../src/contract/search.js';
-import { postingsDepth } from '../../src/engine/search/keyword.js';
 import { DRIVERS } from '../helpers/drivers.js';
-import { type Fixture, openFixture, seedCase, seedEpisode, seedMessage } from './seed.js';
+import { type Fixture, openFixture, seedCase, seedEpisode, seedKites, seedMessage } from './seed.js';
 
 /**
  * The keyword route's postings (search_postings) always equal a recount of the live rows,
@@ -89,16 +88,7 @@ describe.each(DRIVERS)('keyword postings [%s]', (driver) => {
 
   it('rank like the rows matching a query term, also beyond the depth read', async () => {
     // More facts holding "kite" than one list read reaches, with lengths and weights varied.
-    const n = postingsDepth(50) + 200;
-    const ep = await seedEpisode(f, { owners: ['kim'], subject: 'kites', facts: [] });
-    await f.db.query(
-      `INSERT INTO atomic_facts (tenant_id, id, episode_id, app_id, project_id, owner_ids, ts, content)
-       SELECT 'tenant-a', md5('kite' || g), $1, 'default', 'default', ARRAY['kim'], g,
-              repeat('kite ', 1 + g % 3) || 'flown ' || repeat('on the windy beach near the old pier ', g % 7)
-              || CASE WHEN g % 11 = 0 THEN 'string snapped' ELSE '' END
-       FROM generate_series(1, $2::int) g`,
-      [ep.id, n],
-    );
+    await seedKites(f, 'kim');
     const run = (filters?: Record<string, unknown>) =>
       f.search.search(
         { tenantId: 'tenant-a' },

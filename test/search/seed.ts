@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '../../src/core/db.js';
 import { silentLogger } from '../../src/core/log.js';
+import { postingsDepth } from '../../src/engine/search/keyword.js';
 import { SearchService } from '../../src/engine/search/service.js';
 import { VectorIndex, type VectorIndexOptions } from '../../src/engine/vector-index.js';
 import { migrate } from '../../src/store/migrate.js';
@@ -196,4 +197,21 @@ export async function seedProfile(f: Fixture, user: string) {
     [id, user, JSON.stringify(data)],
   );
   return id;
+}
+
+/**
+ * One episode of `owner` with more facts holding "kite" than one postings list read reaches
+ * (postingsDepth(50) + 200), lengths and field weights varied; "pier" in 6 of 7, "string
+ * snapped" in every 11th.
+ */
+export async function seedKites(f: Fixture, owner: string): Promise<void> {
+  const ep = await seedEpisode(f, { owners: [owner], subject: 'kites', facts: [] });
+  await f.db.query(
+    `INSERT INTO atomic_facts (tenant_id, id, episode_id, app_id, project_id, owner_ids, ts, content)
+     SELECT 'tenant-a', md5('kite' || g), $1, 'default', 'default', ARRAY[$3], g,
+            repeat('kite ', 1 + g % 3) || 'flown ' || repeat('on the windy beach near the old pier ', g % 7)
+            || CASE WHEN g % 11 = 0 THEN 'string snapped' ELSE '' END
+     FROM generate_series(1, $2::int) g`,
+    [ep.id, postingsDepth(50) + 200, owner],
+  );
 }

@@ -9,11 +9,12 @@
  *
  *   npm run bench:scale:profile -- --data <locomo10.json> (--url <database url> | --dir <data dir>)
  *        [--queries 20] [--methods keyword,vector,hybrid] [--owner owner-0] [--pgdata <cluster data dir>]
- *        [--replay <method>] [--dump <file>] [--explain <method>]
+ *        [--replay <method>] [--dump <file>] [--explain <method>] [--question <i>]
  *
  * --replay: each statement of one search (3 questions) run 20 times alone, with its wall
  * time and CPU; --dump writes those statements and their parameters as JSON.
- * --explain: EXPLAIN (ANALYZE, BUFFERS) of every read statement of one search.
+ * --explain: EXPLAIN (ANALYZE, BUFFERS) of every read statement of one search (the i-th
+ * question asked, --question, default the first).
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -34,6 +35,7 @@ const { values: args } = parseArgs({
     owner: { type: 'string', default: 'owner-0' },
     warmup: { type: 'string', default: '5' },
     explain: { type: 'string' },
+    question: { type: 'string', default: '0' },
     pgdata: { type: 'string' },
     replay: { type: 'string' },
     dump: { type: 'string' },
@@ -260,7 +262,7 @@ async function main() {
   }
   if (args.explain) {
     plans.record = true;
-    await rest(args.explain, questions[0]!);
+    await rest(args.explain, questions[Number(args.question)]!);
     plans.record = false;
     for (const x of plans.plans) console.log(`\n${x.sql}\n\n${x.plan}`);
   }

@@ -65,9 +65,7 @@ export async function rankEpisodes(
   // Episodes reached only through a fact still need their own score (the fact's context).
   const missing = [...new Set(parent.values())].filter((id) => !own.has(id));
   if (missing.length) {
-    const maps = await Promise.all(
-      q.queries.map((query) => scoreIds(d, episodeTarget(scope), q.route, query, missing)),
-    );
+    const maps = await scoreIds(d, () => episodeTarget(scope), q.route, q.queries, missing);
     for (const [id, s] of mergeQueries(maps, q.weights)) own.set(id, s);
   }
   const question = q.queries[0];
@@ -138,7 +136,7 @@ export async function loadEpisodes(
   if (!chosen.length) return [];
   const ids = JSON.stringify(chosen.map(([id]) => id));
   // Every fact of the chosen episodes is scored while they load (the ones ranked above
-  // keep their score): one statement per query beside the loads, not one after them.
+  // keep their score): one statement per group of queries beside the loads, not one after them.
   const [rows, facts, childMaps] = await Promise.all([
     d.db.query<EpisodeRow>(
       `SELECT ${EPISODE_COLUMNS} FROM episodes
@@ -151,16 +149,12 @@ export async function loadEpisodes(
        ORDER BY ts, id`,
       [scope.tenantId, ids],
     ),
-    Promise.all(
-      q.queries.map((query) =>
-        scoreChildren(
-          d,
-          factTarget(scope),
-          q.route,
-          query,
-          chosen.map(([id]) => id),
-        ),
-      ),
+    scoreChildren(
+      d,
+      () => factTarget(scope),
+      q.route,
+      q.queries,
+      chosen.map(([id]) => id),
     ),
   ]);
   const children = mergeQueries(childMaps, q.weights);

@@ -53,42 +53,53 @@ export interface RankDeps {
 
 export const fuse = (kwNorm: number, cosine: number) => W_KEYWORD * kwNorm + W_VECTOR * Math.max(0, cosine);
 
-/** A document's halves under one query: raw BM25, its normalised share, cosine (null without a vector). */
+/**
+ * A document's halves under each query of a group scored together (see byGroup): raw BM25
+ * and its normalised share per query, cosine (null without a vector; the queries share
+ * it), and whether the document is one of that query's candidates.
+ */
 interface Scored {
   id: string;
-  kw: number;
-  norm: number;
+  kw: number[];
+  norm: number[];
   cos: number | null;
+  hit: boolean[];
   parent?: string;
 }
 
-const routeScore = (route: Route, r: Scored) =>
-  route === 'keyword' ? r.kw : route === 'vector' ? (r.cos ?? 0) : fuse(r.norm, r.cos ?? 0);
+const routeScore = (route: Route, r: Scored, i = 0) =>
+  route === 'keyword' ? r.kw[i]! : route === 'vector' ? (r.cos ?? 0) : fuse(r.norm[i]!, r.cos ?? 0);
 
 /**
- * One statement scoring documents of a target under a route: either the union of the
- * routes' top `pool` candidates (keyword: BM25 over the owner's postings of the query
- * terms, or over the rows matching a query term when filters narrow the target;
- * vector: the nearest rows within the radius), or the given ids. Every returned row
- * carries both halves its route needs, computed exactly, so no candidate misses half its
- * hybrid score because it fell outside the other route's pool.
+ * One statement scoring documents of a target under a route for one query or several with
+ * the same embedding (a question and its bridged form): either the union of the routes'
+ * top `pool` candidates of each query (keyword: BM25 over the owner's postings of the query
+ * terms, or over the rows matching a query term when filters narrow the target; vector:
+ * the nearest rows within the radius, read once for all the queries), or the given ids.
+ * Every returned row carries both halves its route needs under each query, computed
+ * exactly, so no candidate misses half its hybrid score because it fell outside the other
+ * route's pool; a query's candidates are exactly those it has when scored alone.
  */
 async function scoreRows(
   d: RankDeps,
   t: Target,
   route: Route,
-  q: PreparedQuery,
+  qs: readonly PreparedQuery[],
   pick:
-    | { pool: number; radius?: number | null | undefined; near?: readonly string[] | undefined }
+    | { pool: number; radius?: number | null | undefined }
     | { ids: readonly string[] }
     | { parents: readonly string[] },
 ): Promise<Scored[]> {
   const p = bind(t);
   const a = t.alias;
-  const useKw = route !== 'vector' && q.terms.length > 0;
+  const many = qs.length > 1;
+  // CTE names of query i (the one-query statement keeps the plain names).
+  const of = (name: string, i: number) => (many ? `${name}${i}` : name);
+  const terms = [...new Set(qs.flatMap((q) => q.terms))];
+  const kwOf = qs.map((q) => route !== 'vector' && q.terms.length > 0);
+  const useKw = kwOf.some(Boolean);
   const useVec = route !== 'keyword';
   const ctes: string[] = [];
-  const sources: string[] = [];
   // The rows to score, as an array computed once: the final scan then reads them by
   // primary key whatever the planner's row estimates (the embedded store has none).
   let only: string;
@@ -102,93 +113,155 @@ async function scoreRows(
   // Keyword candidates of an unfiltered target come from the owner's postings, read best
   // first per query term; otherwise from the rows matching a query term (GIN).
   const posted = useKw && pool !== undefined && t.posted === true;
+  const sources: string[] = [];
   if (useKw) {
-    ctes.push(bm25Stats(t, q.terms, p));
-    if (posted) {
-      // Scores from the postings read are exact unless a query term's list is longer than
-      // the depth read (its df says so): then the best candidates are scored again from
-      // their own tsvector before the cut.
-      const depth = postingsDepth(pool.pool);
-      const truncated = `(SELECT coalesce(max(df), 0) FROM df) > ${p.add(depth)}`;
-      ctes.push(`kwpost AS MATERIALIZED (${postingScores(t, depth, p)})`);
+    ctes.push(bm25Stats(t, terms, p));
+    // Query i's terms with their idf (several queries: their terms are read together).
+    if (many)
+      for (const [i, q] of qs.entries())
+        ctes.push(
+          `w${i} AS (SELECT term, idf FROM w WHERE term = ANY (ARRAY(SELECT jsonb_array_elements_text(${p.add(JSON.stringify(q.terms))}::jsonb))))`,
+        );
+    const depth = pool ? postingsDepth(pool.pool) : 0;
+    if (posted)
+      // Postings of every query term read once; each query's sum over its own terms.
       ctes.push(
-        `kwtop AS MATERIALIZED (SELECT id, score FROM kwpost ORDER BY score DESC, id LIMIT ${p.add(2 * pool.pool)})`,
-      );
-      ctes.push(
-        `kwbest AS MATERIALIZED (SELECT id, score FROM kwtop WHERE NOT ${truncated} UNION ALL ${bm25Scores(
-          `(SELECT ${a}.id, ${a}.search FROM ${t.from} WHERE ${t.where}
-            AND ${a}.id = ANY (ARRAY(SELECT id FROM kwtop)) AND ${truncated})`,
+        `kwpost AS MATERIALIZED (${postingScores(
+          t,
+          depth,
+          p,
+          many ? qs.map((_, i) => `w.term = ANY (ARRAY(SELECT term FROM w${i}))`) : undefined,
         )})`,
       );
-      ctes.push(`kw AS (SELECT id FROM kwbest ORDER BY score DESC, id LIMIT ${p.add(pool.pool)})`);
-      sources.push('SELECT id FROM kw');
-    } else {
-      const cand = pool
-        ? matching(t, q.terms, p)
-        : `(SELECT ${a}.id, ${a}.search FROM ${t.from} WHERE ${t.where} AND ${a}.id = ANY (${only}))`;
-      ctes.push(`kwall AS MATERIALIZED (${bm25Scores(cand)})`);
-      if (pool) {
-        ctes.push(`kw AS (SELECT id FROM kwall ORDER BY score DESC, id LIMIT ${p.add(pool.pool)})`);
-        sources.push('SELECT id FROM kw');
+    qs.forEach((q, i) => {
+      if (!kwOf[i]) return;
+      const w = of('w', i);
+      if (posted && pool) {
+        // Scores from the postings read are exact unless a query term's list is longer than
+        // the depth read (its df says so): then the best candidates are scored again from
+        // their own tsvector before the cut.
+        const truncated = `(SELECT coalesce(max(df), 0) FROM df${many ? ` WHERE term IN (SELECT term FROM ${w})` : ''}) > ${p.add(depth)}`;
+        const top = of('kwtop', i);
+        ctes.push(
+          `${top} AS MATERIALIZED (SELECT id, ${many ? `s${i} AS score` : 'score'} FROM kwpost${many ? ` WHERE s${i} IS NOT NULL` : ''}
+             ORDER BY score DESC, id LIMIT ${p.add(2 * pool.pool)})`,
+        );
+        ctes.push(
+          `${of('kwbest', i)} AS MATERIALIZED (SELECT id, score FROM ${top} WHERE NOT ${truncated} UNION ALL ${bm25Scores(
+            `(SELECT ${a}.id, ${a}.search FROM ${t.from} WHERE ${t.where}
+              AND ${a}.id = ANY (ARRAY(SELECT id FROM ${top})) AND ${truncated})`,
+            w,
+          )})`,
+        );
+        ctes.push(
+          `${of('kw', i)} AS (SELECT id FROM ${of('kwbest', i)} ORDER BY score DESC, id LIMIT ${p.add(pool.pool)})`,
+        );
+        sources.push(`SELECT id FROM ${of('kw', i)}`);
+      } else {
+        const cand = pool
+          ? matching(t, q.terms, p)
+          : `(SELECT ${a}.id, ${a}.search FROM ${t.from} WHERE ${t.where} AND ${a}.id = ANY (${only}))`;
+        ctes.push(`${of('kwall', i)} AS MATERIALIZED (${bm25Scores(cand, w)})`);
+        if (pool) {
+          ctes.push(
+            `${of('kw', i)} AS (SELECT id FROM ${of('kwall', i)} ORDER BY score DESC, id LIMIT ${p.add(pool.pool)})`,
+          );
+          sources.push(`SELECT id FROM ${of('kw', i)}`);
+        }
       }
-    }
+    });
   }
   if (useVec && pool) {
-    // The nearest rows, read here unless another query with the same embedding read them.
-    const near = pool.near
-      ? `SELECT jsonb_array_elements_text(${p.add(JSON.stringify(pool.near))}::jsonb) AS id`
-      : `SELECT id FROM ${nearest(d.index, t, { vector: requireVector(q), limit: pool.pool, radius: pool.radius }, p)} v`;
-    ctes.push(`vec AS (${near})`);
+    ctes.push(
+      `vec AS (SELECT id FROM ${nearest(d.index, t, { vector: requireVector(qs[0]!), limit: pool.pool, radius: pool.radius }, p)} v)`,
+    );
     sources.push('SELECT id FROM vec');
   }
   if (pool) {
     if (!sources.length) return [];
     ctes.push(`ids AS MATERIALIZED (${sources.join(' UNION ')})`);
   }
-  if (posted) {
-    // BM25 of the candidates: the keyword candidates' as above, the nearest rows' outside
-    // them that hold a query term from their own tsvector.
-    const scored = ['SELECT id, score FROM kwbest WHERE id = ANY (ARRAY(SELECT id FROM ids))'];
-    if (useVec)
-      scored.push(
-        bm25Scores(
-          `(SELECT ${a}.id, ${a}.search FROM ${t.from} WHERE ${t.where}
-            AND ${a}.id = ANY (ARRAY(SELECT id FROM vec EXCEPT SELECT id FROM kwbest))
-            AND ${a}.search @@ ${p.add(orQuery(q.terms))}::tsquery)`,
-        ),
-      );
-    ctes.push(`kwall AS MATERIALIZED (${scored.join(' UNION ALL ')})`);
-  }
+  if (posted)
+    qs.forEach((q, i) => {
+      if (!kwOf[i]) return;
+      // BM25 of the candidates: the keyword candidates' as above, the nearest rows' outside
+      // them that hold a query term from their own tsvector.
+      const best = of('kwbest', i);
+      const scored = [`SELECT id, score FROM ${best} WHERE id = ANY (ARRAY(SELECT id FROM ids))`];
+      if (useVec)
+        scored.push(
+          bm25Scores(
+            `(SELECT ${a}.id, ${a}.search FROM ${t.from} WHERE ${t.where}
+              AND ${a}.id = ANY (ARRAY(SELECT id FROM vec EXCEPT SELECT id FROM ${best}))
+              AND ${a}.search @@ ${p.add(orQuery(q.terms))}::tsquery)`,
+            of('w', i),
+          ),
+        );
+      ctes.push(`${of('kwall', i)} AS MATERIALIZED (${scored.join(' UNION ALL ')})`);
+    });
   const cos = useVec
-    ? `CASE WHEN ${a}.embedding IS NOT NULL THEN (1 - ${distance(d.index, t, requireVector(q), p)})::float8 END`
+    ? `CASE WHEN ${a}.embedding IS NOT NULL THEN (1 - ${distance(d.index, t, requireVector(qs[0]!), p)})::float8 END`
     : 'NULL::float8';
   // BM25 of a row: one lookup in a map built once, not a join the planner might repeat.
-  const kw = useKw ? `((SELECT jsonb_object_agg(id, score) FROM kwall) ->> ${a}.id)::float8` : 'NULL::float8';
-  const rows = await d.db.query<{
-    id: string;
-    kw: number | null;
-    ref: number | null;
-    cos: number | null;
-    parent?: string;
-  }>(
+  const cols = qs.flatMap((q, i) => [
+    kwOf[i]
+      ? `((SELECT jsonb_object_agg(id, score) FROM ${of('kwall', i)}) ->> ${a}.id)::float8 AS kw${i}`
+      : `NULL::float8 AS kw${i}`,
+    `${kwOf[i] ? refOf(q, p, of('w', i)) : 'NULL::float8'} AS ref${i}`,
+    // A row of the union is query i's candidate when its keyword or vector half found it.
+    ...(many && pool
+      ? [
+          `(${[...(kwOf[i] ? [`${a}.id IN (SELECT id FROM ${of('kw', i)})`] : []), ...(useVec ? [`${a}.id IN (SELECT id FROM vec)`] : []), 'FALSE'].join(' OR ')}) AS hit${i}`,
+        ]
+      : []),
+  ]);
+  const rows = await d.db.query<
+    Record<string, unknown> & { id: string; cos: number | null; parent?: string }
+  >(
     `${ctes.length ? `WITH ${ctes.join(',\n')}` : ''}
-     SELECT ${a}.id, ${kw} AS kw, ${useKw ? refOf(q, p) : 'NULL::float8'} AS ref,
-            ${cos} AS cos${t.parent ? `, ${t.parent} AS parent` : ''}
+     SELECT ${a}.id, ${cols.join(', ')}, ${cos} AS cos${t.parent ? `, ${t.parent} AS parent` : ''}
      FROM ${t.from}
      WHERE ${t.where} AND ${a}.id = ANY (${only})`,
     p.values,
   );
   return rows.map((r) => {
-    const kw = Number(r.kw ?? 0);
+    const kw = qs.map((_, i) => Number(r[`kw${i}`] ?? 0));
     const out: Scored = {
       id: r.id,
       kw,
-      norm: normOf(kw, Number(r.ref ?? 0)),
+      norm: kw.map((x, i) => normOf(x, Number(r[`ref${i}`] ?? 0))),
       cos: r.cos == null ? null : Number(r.cos),
+      hit: qs.map((_, i) => r[`hit${i}`] !== false),
     };
     if (r.parent !== undefined) out.parent = r.parent;
     return out;
   });
+}
+
+/**
+ * Runs `run` once per group of queries one statement can score together (the same
+ * embedding, or on the keyword route the same own terms: a question and its bridged
+ * form), concurrently; the results in the order of `queries`.
+ */
+async function byGroup<T>(
+  queries: readonly PreparedQuery[],
+  run: (group: PreparedQuery[]) => Promise<T[]>,
+): Promise<T[]> {
+  const groups = new Map<unknown, number[]>();
+  queries.forEach((q, i) => {
+    const key = q.vector ?? (q.own ?? q.terms).join(' ');
+    groups.set(key, [...(groups.get(key) ?? []), i]);
+  });
+  const out = new Array<T>(queries.length);
+  await Promise.all(
+    [...groups.values()].map(async (idx) => {
+      const res = await run(idx.map((i) => queries[i]!));
+      idx.forEach((i, j) => {
+        out[i] = res[j]!;
+      });
+    }),
+  );
+  return out;
 }
 
 /** The top `pool` documents of a target under a route, with their scores. One statement. */
@@ -206,6 +279,12 @@ export interface RankedRow {
   parent?: string | undefined;
 }
 
+/** Each query's candidates among scored rows, with their route scores. */
+const hitsOf = (route: Route, rows: readonly Scored[], n: number): RankedRow[][] =>
+  Array.from({ length: n }, (_, i) =>
+    rows.filter((r) => r.hit[i]).map((r) => ({ id: r.id, score: routeScore(route, r, i), parent: r.parent })),
+  );
+
 /** rankTarget's hits with each one's parent id when the target names one. */
 export async function rankRows(
   d: RankDeps,
@@ -214,18 +293,16 @@ export async function rankRows(
   q: PreparedQuery,
   pool: number,
   radius?: number | null,
-  near?: readonly string[],
 ): Promise<RankedRow[]> {
   if (pool <= 0) return [];
-  const rows = await scoreRows(d, t, route, q, { pool, radius, near });
-  return rows.map((r) => ({ id: r.id, score: routeScore(route, r), parent: r.parent }));
+  return hitsOf(route, await scoreRows(d, t, route, [q], { pool, radius }), 1)[0]!;
 }
 
 /**
  * rankRows of every query of a search over one target (a fresh target per statement).
- * Queries with the same embedding (a question and its bridged form) read the target's
- * nearest rows once: that read runs first, alone, and each query's statement takes its
- * ids instead of scanning again (the same candidates, so the same scores).
+ * Queries with the same embedding (a question and its bridged form) are ranked by one
+ * statement: the nearest rows and the postings of their terms are read once, and each
+ * query gets exactly the candidates and scores it gets alone.
  */
 export async function rankEach(
   d: RankDeps,
@@ -235,63 +312,51 @@ export async function rankEach(
   pool: number,
   radius?: number | null,
 ): Promise<RankedRow[][]> {
-  const near = new Map<readonly number[], Promise<string[]>>();
-  if (route !== 'keyword' && pool > 0)
-    for (const { vector } of queries)
-      if (vector && !near.has(vector) && queries.filter((x) => x.vector === vector).length > 1)
-        near.set(vector, nearestIds(d, t(), vector, pool, radius));
-  return Promise.all(
-    queries.map(async (q) => {
-      const shared = q.vector ? near.get(q.vector) : undefined;
-      return rankRows(d, t(), route, q, pool, radius, shared ? await shared : undefined);
-    }),
+  if (pool <= 0) return queries.map(() => []);
+  return byGroup(queries, async (qs) =>
+    hitsOf(route, await scoreRows(d, t(), route, qs, { pool, radius }), qs.length),
   );
-}
-
-/** Ids of the target's `limit` nearest rows to a vector (within the radius). One statement. */
-async function nearestIds(
-  d: RankDeps,
-  t: Target,
-  vector: readonly number[],
-  limit: number,
-  radius?: number | null,
-): Promise<string[]> {
-  const p = bind(t);
-  const rows = await d.db.query<{ id: string }>(
-    `SELECT id FROM ${nearest(d.index, t, { vector, limit, radius }, p)} v`,
-    p.values,
-  );
-  return rows.map((r) => r.id);
-}
-
-/** Scores of specific documents of a target under a route (0 where a route finds nothing). One statement. */
-export async function scoreIds(
-  d: RankDeps,
-  t: Target,
-  route: Route,
-  q: PreparedQuery,
-  ids: readonly string[],
-): Promise<Map<string, number>> {
-  const out = new Map<string, number>(ids.map((id) => [id, 0]));
-  if (!ids.length) return out;
-  for (const r of await scoreRows(d, t, route, q, { ids })) out.set(r.id, routeScore(route, r));
-  return out;
 }
 
 /**
- * Scores of the documents of a target (one with a parent) whose parent is one of the given
- * ids, e.g. every fact of the episodes a search returns. One statement.
+ * Scores of specific documents of a target under a route for each query (0 where a route
+ * finds nothing). One statement per group of queries with the same embedding.
+ */
+export async function scoreIds(
+  d: RankDeps,
+  t: () => Target,
+  route: Route,
+  queries: readonly PreparedQuery[],
+  ids: readonly string[],
+): Promise<Map<string, number>[]> {
+  if (!ids.length) return queries.map(() => new Map());
+  return byGroup(queries, async (qs) => {
+    const rows = await scoreRows(d, t(), route, qs, { ids });
+    return qs.map((_, i) => {
+      const out = new Map<string, number>(ids.map((id) => [id, 0]));
+      for (const r of rows) out.set(r.id, routeScore(route, r, i));
+      return out;
+    });
+  });
+}
+
+/**
+ * Scores for each query of the documents of a target (one with a parent) whose parent is
+ * one of the given ids, e.g. every fact of the episodes a search returns. One statement
+ * per group of queries with the same embedding.
  */
 export async function scoreChildren(
   d: RankDeps,
-  t: Target,
+  t: () => Target,
   route: Route,
-  q: PreparedQuery,
+  queries: readonly PreparedQuery[],
   parents: readonly string[],
-): Promise<Map<string, number>> {
-  if (!parents.length || !t.parent) return new Map();
-  const rows = await scoreRows(d, t, route, q, { parents });
-  return new Map(rows.map((r) => [r.id, routeScore(route, r)]));
+): Promise<Map<string, number>[]> {
+  if (!parents.length || !t().parent) return queries.map(() => new Map());
+  return byGroup(queries, async (qs) => {
+    const rows = await scoreRows(d, t(), route, qs, { parents });
+    return qs.map((_, i) => new Map(rows.map((r) => [r.id, routeScore(route, r, i)])));
+  });
 }
 
 /**
@@ -310,11 +375,13 @@ export function mergeQueries(
   return out;
 }
 
-/** Σ idf of the query's own terms (needs the `w` CTE). */
-const refOf = (q: PreparedQuery, p: Params) =>
+/** Σ idf of the query's own terms (needs the `w` CTE, or `wq`: the query's terms with their idf). */
+const refOf = (q: PreparedQuery, p: Params, wq = 'w') =>
   q.own
     ? `(SELECT sum(idf) FROM w WHERE term = ANY (ARRAY(SELECT jsonb_array_elements_text(${p.add(JSON.stringify(q.own))}::jsonb))))::float8`
-    : BM25_REF;
+    : wq === 'w'
+      ? BM25_REF
+      : `(SELECT sum(idf) FROM ${wq})::float8`;
 
 function requireVector(q: PreparedQuery): number[] {
   if (!q.vector) throw new Error('vector route without a query embedding');
