@@ -6,7 +6,6 @@ import {
   bm25Stats,
   matching,
   normOf,
-  orQuery,
   postingScores,
   postingsDepth,
 } from './keyword.js';
@@ -114,6 +113,11 @@ async function scoreRows(
   // first per query term; otherwise from the rows matching a query term (GIN).
   const posted = useKw && pool !== undefined && t.posted === true;
   const sources: string[] = [];
+  if (useVec && pool) {
+    ctes.push(
+      `vec AS (SELECT id FROM ${nearest(d.index, t, { vector: requireVector(qs[0]!), limit: pool.pool, radius: pool.radius }, p)} v)`,
+    );
+  }
   if (useKw) {
     ctes.push(bm25Stats(t, terms, p));
     // Query i's terms with their idf (several queries: their terms are read together).
@@ -122,80 +126,83 @@ async function scoreRows(
         ctes.push(
           `w${i} AS (SELECT term, idf FROM w WHERE term = ANY (ARRAY(SELECT jsonb_array_elements_text(${p.add(JSON.stringify(q.terms))}::jsonb))))`,
         );
-    const depth = pool ? postingsDepth(pool.pool) : 0;
-    if (posted)
+    const groups = many ? qs.map((_, i) => `w${i}`) : undefined;
+    // A query's sum in kwpost and kwre (see keyword.ts sums).
+    const col = (i: number) => (many ? `s${i}` : 'score');
+    if (posted && pool) {
       // Postings of every query term read once; each query's sum over its own terms.
-      ctes.push(
-        `kwpost AS MATERIALIZED (${postingScores(
-          t,
-          depth,
-          p,
-          many ? qs.map((_, i) => `w.term = ANY (ARRAY(SELECT term FROM w${i}))`) : undefined,
-        )})`,
-      );
-    qs.forEach((q, i) => {
-      if (!kwOf[i]) return;
-      const w = of('w', i);
-      if (posted && pool) {
-        // Scores from the postings read are exact unless a query term's list is longer than
-        // the depth read (its df says so): then the best candidates are scored again from
-        // their own tsvector before the cut.
-        const truncated = `(SELECT coalesce(max(df), 0) FROM df${many ? ` WHERE term IN (SELECT term FROM ${w})` : ''}) > ${p.add(depth)}`;
-        const top = of('kwtop', i);
+      const depth = postingsDepth(pool.pool);
+      ctes.push(`kwpost AS MATERIALIZED (${postingScores(t, depth, p, groups)})`);
+      // Scores from the postings read are exact unless a query term's list is longer than
+      // the depth read (its df says so): then the query's best candidates are scored again
+      // from their own tsvector before the cut.
+      const truncated = (i: number) =>
+        `(SELECT coalesce(max(df), 0) FROM df${many ? ` WHERE term IN (SELECT term FROM w${i})` : ''}) > ${p.add(depth)}`;
+      const rescored: string[] = [];
+      qs.forEach((_, i) => {
+        if (!kwOf[i]) return;
         ctes.push(
-          `${top} AS MATERIALIZED (SELECT id, ${many ? `s${i} AS score` : 'score'} FROM kwpost${many ? ` WHERE s${i} IS NOT NULL` : ''}
+          `${of('kwtop', i)} AS MATERIALIZED (SELECT id, ${col(i)} AS score FROM kwpost${many ? ` WHERE s${i} IS NOT NULL` : ''}
              ORDER BY score DESC, id LIMIT ${p.add(2 * pool.pool)})`,
         );
+        rescored.push(`SELECT id FROM ${of('kwtop', i)} WHERE ${truncated(i)}`);
+      });
+      // One pass over the rows scored from their tsvector, every query's sums at once: the
+      // candidates of a query whose lists were cut, and the nearest rows (those outside a
+      // query's keyword candidates take that score).
+      if (useVec) rescored.push('SELECT id FROM vec');
+      ctes.push(
+        `kwre AS MATERIALIZED (${bm25Scores(
+          `(SELECT ${a}.id, ${a}.search FROM ${t.from} WHERE ${t.where}
+            AND ${a}.id = ANY (ARRAY(${rescored.join(' UNION ')})))`,
+          'w',
+          groups,
+        )})`,
+      );
+      qs.forEach((_, i) => {
+        if (!kwOf[i]) return;
+        const top = of('kwtop', i);
+        const best = of('kwbest', i);
         ctes.push(
-          `${of('kwbest', i)} AS MATERIALIZED (SELECT id, score FROM ${top} WHERE NOT ${truncated} UNION ALL ${bm25Scores(
-            `(SELECT ${a}.id, ${a}.search FROM ${t.from} WHERE ${t.where}
-              AND ${a}.id = ANY (ARRAY(SELECT id FROM ${top})) AND ${truncated})`,
-            w,
-          )})`,
+          `${best} AS MATERIALIZED (SELECT id, score FROM ${top} WHERE NOT ${truncated(i)}
+             UNION ALL SELECT id, ${col(i)} FROM kwre WHERE ${col(i)} IS NOT NULL AND id IN (SELECT id FROM ${top}) AND ${truncated(i)})`,
         );
         ctes.push(
-          `${of('kw', i)} AS (SELECT id FROM ${of('kwbest', i)} ORDER BY score DESC, id LIMIT ${p.add(pool.pool)})`,
+          `${of('kw', i)} AS (SELECT id FROM ${best} ORDER BY score DESC, id LIMIT ${p.add(pool.pool)})`,
         );
         sources.push(`SELECT id FROM ${of('kw', i)}`);
-      } else {
+      });
+    } else
+      qs.forEach((q, i) => {
+        if (!kwOf[i]) return;
         const cand = pool
           ? matching(t, q.terms, p)
           : `(SELECT ${a}.id, ${a}.search FROM ${t.from} WHERE ${t.where} AND ${a}.id = ANY (${only}))`;
-        ctes.push(`${of('kwall', i)} AS MATERIALIZED (${bm25Scores(cand, w)})`);
+        ctes.push(`${of('kwall', i)} AS MATERIALIZED (${bm25Scores(cand, of('w', i))})`);
         if (pool) {
           ctes.push(
             `${of('kw', i)} AS (SELECT id FROM ${of('kwall', i)} ORDER BY score DESC, id LIMIT ${p.add(pool.pool)})`,
           );
           sources.push(`SELECT id FROM ${of('kw', i)}`);
         }
-      }
-    });
+      });
   }
-  if (useVec && pool) {
-    ctes.push(
-      `vec AS (SELECT id FROM ${nearest(d.index, t, { vector: requireVector(qs[0]!), limit: pool.pool, radius: pool.radius }, p)} v)`,
-    );
-    sources.push('SELECT id FROM vec');
-  }
+  if (useVec && pool) sources.push('SELECT id FROM vec');
   if (pool) {
     if (!sources.length) return [];
     ctes.push(`ids AS MATERIALIZED (${sources.join(' UNION ')})`);
   }
   if (posted)
-    qs.forEach((q, i) => {
+    qs.forEach((_, i) => {
       if (!kwOf[i]) return;
       // BM25 of the candidates: the keyword candidates' as above, the nearest rows' outside
-      // them that hold a query term from their own tsvector.
+      // them from the pass over their tsvector.
       const best = of('kwbest', i);
+      const col = many ? `s${i}` : 'score';
       const scored = [`SELECT id, score FROM ${best} WHERE id = ANY (ARRAY(SELECT id FROM ids))`];
       if (useVec)
         scored.push(
-          bm25Scores(
-            `(SELECT ${a}.id, ${a}.search FROM ${t.from} WHERE ${t.where}
-              AND ${a}.id = ANY (ARRAY(SELECT id FROM vec EXCEPT SELECT id FROM ${best}))
-              AND ${a}.search @@ ${p.add(orQuery(q.terms))}::tsquery)`,
-            of('w', i),
-          ),
+          `SELECT id, ${col} FROM kwre WHERE ${col} IS NOT NULL AND id IN (SELECT id FROM vec EXCEPT SELECT id FROM ${best})`,
         );
       ctes.push(`${of('kwall', i)} AS MATERIALIZED (${scored.join(' UNION ALL ')})`);
     });

@@ -65,21 +65,38 @@ export function bm25Stats(t: Target, terms: readonly string[], p: Params): strin
 export const BM25_REF = '(SELECT sum(idf) FROM w)::float8';
 
 /**
- * BM25 (`score`) of each row of `cand(id, search)` holding a query term (needs `st`, `w`;
- * `terms` names the CTE of the query's terms when `w` holds several queries' terms: the row's
- * lexemes are cut to those, then joined to `w` as a query alone would be, so the sum runs in
- * the same order and gives the same float).
+ * The sum of BM25 parts: one column `score`, or with `groups` (the CTE names of several
+ * queries' terms, each a subset of `w`) one column `s<i>` per query, the sum over that
+ * query's terms only (NULL for a document holding none of them).
+ */
+const sums = (part: string, term: string, groups?: readonly string[], order = '') =>
+  groups
+    ? groups
+        .map(
+          (g, i) =>
+            `(sum(${part}${order}) FILTER (WHERE ${term} = ANY (ARRAY(SELECT term FROM ${g}))))::float8 AS s${i}`,
+        )
+        .join(',\n          ')
+    : `sum(${part}${order})::float8 AS score`;
+
+/**
+ * BM25 (`score`, or `s<i>` per query of `groups`, see sums) of each row of `cand(id, search)`
+ * holding a query term (needs `st`, `w`; `terms` names the CTE of the query's terms when `w`
+ * holds several queries' terms: the row's lexemes are cut to those, then joined to `w` as a
+ * query alone would be). A row's terms are added in lexeme order, so its score is the same
+ * float whichever plan or grouping produced the rows (candidates tied on score are then cut
+ * by id the same way).
  * Only the query's lexemes of a row are unnested: deleting from its tsvector every lexeme
  * that is not a query term (the row's lexemes minus the query's, deleted again) is done in
  * C, where unnesting a whole episode's ~130 lexemes into rows to join them cost several
  * times more. tf = positions + 2 per A + 1 per B (A 3, B 2, C and D 1).
  */
-export const bm25Scores = (cand: string, terms = 'w') =>
+export const bm25Scores = (cand: string, terms = 'w', groups?: readonly string[]) =>
   `SELECT c.id,
-          sum(x.idf * x.tf * ${K1 + 1} / (x.tf + ${K1} * (1 - ${B} + ${B} * length(c.search) / st.avgdl)))::float8 AS score
+          ${sums(`x.idf * x.tf * ${K1 + 1} / (x.tf + ${K1} * (1 - ${B} + ${B} * length(c.search) / st.avgdl))`, 'x.term', groups, ' ORDER BY x.term')}
    FROM ${cand} c
    CROSS JOIN LATERAL (
-     SELECT w.idf,
+     SELECT w.term, w.idf,
             (cardinality(u.weights) + 2 * cardinality(array_positions(u.weights, 'A'))
              + cardinality(array_positions(u.weights, 'B')))::float8 AS tf
      FROM unnest(ts_delete(c.search, tsvector_to_array(ts_delete(c.search, ARRAY(SELECT term FROM ${terms}))))) AS u
@@ -104,18 +121,12 @@ export const postingsDepth = (pool: number) => Math.max(1000, 4 * pool);
 /**
  * BM25 of the owner's documents found in search_postings for the query terms, each term's
  * list read best first to `depth` (needs `st`, `w`); tf and length as stored, so the score
- * equals bm25Scores' for the same document. One column `score`, or with `only` (the SQL
- * conditions on `w.term` of several queries' terms) one column `s<i>` per query: the sum over
- * that query's terms of the same postings, read once for all of them (NULL for a document
- * holding none of its terms).
+ * equals bm25Scores' for the same document. `score`, or with `groups` one sum per query
+ * (see sums) over the same postings, read once for all the queries.
  */
-export function postingScores(t: Target, depth: number, p: Params, only?: readonly string[]): string {
-  const impact = `w.idf * x.tf * ${K1 + 1} / (x.tf + ${K1} * (1 - ${B} + ${B} * x.dl / st.avgdl))`;
-  const sums = only
-    ? only.map((cond, i) => `(sum(${impact}) FILTER (WHERE ${cond}))::float8 AS s${i}`).join(',\n          ')
-    : `sum(${impact})::float8 AS score`;
+export function postingScores(t: Target, depth: number, p: Params, groups?: readonly string[]): string {
   return `SELECT x.doc_id AS id,
-          ${sums}
+          ${sums(`w.idf * x.tf * ${K1 + 1} / (x.tf + ${K1} * (1 - ${B} + ${B} * x.dl / st.avgdl))`, 'w.term', groups)}
    FROM w CROSS JOIN st
    CROSS JOIN LATERAL (
      SELECT s.doc_id, s.tf::float8 AS tf, s.dl FROM search_postings s
