@@ -27,7 +27,10 @@
  *   adds rows for other unit options of the same answers (message weight / fact day 0|1 /
  *   view weight, e.g. `1/1/0.9`), for choosing them on the development split;
  * - `<method> facts`: atomic facts alone, best score first (ties: episode rank), taken
- *   while their text fits in B (the form measured before turns were searchable).
+ *   while their text fits in B (the form measured before turns were searchable);
+ * - `<method> facts in order`: atomic facts alone in the order of the answer (episode by
+ *   episode, each episode's facts best first), taken while their text fits in B (a REST
+ *   client that reads the episodes as given).
  *
  * A question's evidence dia_id counts as covered when its message is among the sources of
  * a taken unit. Baseline: Okapi BM25 (k1 1.2, b 0.75, Postgres english lexemes) over the
@@ -327,18 +330,24 @@ async function main() {
             tally.add(`${method} ${label}|${qa.category}`, v);
             tally.add(`${method} ${label}|all`, v);
           }
+          const answerFacts = r.episodes.flatMap((e, rank) =>
+            e.atomic_facts.map((f, pos) => ({
+              f,
+              rank,
+              pos,
+              text: f.content,
+              covers: f.source_message_ids.map((id) => msgToDia.get(id)).filter((d): d is string => !!d),
+            })),
+          );
           const facts = recallTaken(
-            r.episodes
-              .flatMap((e, rank) => e.atomic_facts.map((f, pos) => ({ f, rank, pos })))
-              .sort((a, b) => b.f.score - a.f.score || a.rank - b.rank || a.pos - b.pos)
-              .map(({ f }) => ({
-                text: f.content,
-                covers: f.source_message_ids.map((id) => msgToDia.get(id)).filter((d): d is string => !!d),
-              })),
+            [...answerFacts].sort((a, b) => b.f.score - a.f.score || a.rank - b.rank || a.pos - b.pos),
             evidence,
           );
           tally.add(`${method} facts|${qa.category}`, facts);
           tally.add(`${method} facts|all`, facts);
+          const inOrder = recallTaken(answerFacts, evidence);
+          tally.add(`${method} facts in order|${qa.category}`, inOrder);
+          tally.add(`${method} facts in order|all`, inOrder);
         }
       }
       console.error(`${s.sample_id}: ${turns.length} turns ingested`);
@@ -364,7 +373,12 @@ function report(tally: Tally, latencies: Map<string, number[]>, ingestMs: number
   for (const m of [
     'baseline',
     'baseline packed',
-    ...methods.flatMap((x) => [`${x} facts`, x, ...variants.map(([l]) => `${x} ${l}`)]),
+    ...methods.flatMap((x) => [
+      `${x} facts`,
+      `${x} facts in order`,
+      x,
+      ...variants.map(([l]) => `${x} ${l}`),
+    ]),
   ])
     for (const c of cats) {
       const key = `${m}|${c}`;
