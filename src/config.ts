@@ -101,12 +101,15 @@ const SETTINGS = {
   rerankApiKey: { env: 'ENGRAM_RERANK_API_KEY', flag: undefined, schema: z.string().optional() },
   rerankModel: { env: 'ENGRAM_RERANK_MODEL', flag: undefined, schema: z.string().optional() },
   boundaryGapMinutes: { env: 'ENGRAM_BOUNDARY_GAP_MINUTES', flag: undefined, schema: int(1).default(240) },
+  // Segment caps: one segment becomes one episode, and a search answer carries each
+  // episode with all its facts, so an episode stays small enough that a client reading
+  // the answer in order into a ~1,000-token context gets more than one of them (docs/search.md).
   boundaryMaxMessages: {
     env: 'ENGRAM_BOUNDARY_MAX_MESSAGES',
     flag: undefined,
-    schema: int(2, 1000).default(40),
+    schema: int(2, 1000).default(12),
   },
-  boundaryMaxTokens: { env: 'ENGRAM_BOUNDARY_MAX_TOKENS', flag: undefined, schema: int(100).default(6000) },
+  boundaryMaxTokens: { env: 'ENGRAM_BOUNDARY_MAX_TOKENS', flag: undefined, schema: int(100).default(2000) },
   s3Bucket: { env: 'ENGRAM_S3_BUCKET', flag: undefined, schema: z.string().min(3).max(63).optional() },
   s3Region: { env: 'ENGRAM_S3_REGION', flag: undefined, schema: z.string().min(1).default('us-east-1') },
   s3Endpoint: { env: 'ENGRAM_S3_ENDPOINT', flag: undefined, schema: optionalUrl },
