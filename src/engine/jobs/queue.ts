@@ -245,6 +245,9 @@ export class TaskQueue {
   /**
    * Claims the oldest runnable job, or with `own` the job itself or, while it waits behind
    * its chain, the runnable job at the head of that chain (a session's earlier work).
+   * started_at and finished_at are clock_timestamp(), not now(): now() is the time the
+   * statement's transaction began, which can precede by a round trip the snapshot that
+   * found the job runnable (so a job could seem to start before its predecessor finished).
    */
   private async claim(own?: { tenantId: string; id: string }): Promise<TaskRow | undefined> {
     const params: unknown[] = [this.workerId, this.leaseMs];
@@ -261,7 +264,7 @@ export class TaskQueue {
     const rows = await this.db.query<TaskRow>(
       `UPDATE tasks SET status = 'processing', attempts = attempts + 1, locked_by = $1,
               locked_until = now() + make_interval(secs => $2::int / 1000.0),
-              started_at = coalesce(started_at, now()), updated_at = now()
+              started_at = coalesce(started_at, clock_timestamp()), updated_at = now()
        WHERE (tenant_id, id) IN (${pick})
        RETURNING *`,
       params,
@@ -342,7 +345,7 @@ export class TaskQueue {
     await this.db.transaction(async (tx) => {
       if (task.chain_key) await chainLock(tx, task.tenant_id, task.chain_key);
       const done = await tx.query(
-        `UPDATE tasks SET status = $3, result = $4::jsonb, error = $5, error_code = $6, finished_at = now(),
+        `UPDATE tasks SET status = $3, result = $4::jsonb, error = $5, error_code = $6, finished_at = clock_timestamp(),
                 locked_by = NULL, locked_until = NULL, updated_at = now()
          WHERE tenant_id = $1 AND id = $2 AND locked_by = $7 RETURNING id`,
         [
