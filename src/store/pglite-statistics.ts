@@ -1,5 +1,10 @@
 import type { Sql } from '../core/db.js';
 
+/** A table is refreshed once it has grown by more than this share (in pages) since its last ANALYZE. */
+export const GROWTH = 1.2;
+/** Pages a table may grow by before the share counts, so small tables are not redone. */
+const SLACK_PAGES = 8;
+
 /**
  * PGlite runs no autovacuum, so an embedded store would never have planner statistics
  * (every search statement planned from default selectivities: measured, the owner's turns
@@ -10,10 +15,6 @@ import type { Sql } from '../core/db.js';
  * never analysed or has grown by more than a fifth (in pages) since it last was.
  * Returns the tables refreshed. Run by the embedded store's workers (see engram.ts).
  */
-export const GROWTH = 1.2;
-/** Pages a table may grow by before the share counts, so small tables are not redone. */
-const SLACK_PAGES = 8;
-
 export async function refreshStatistics(db: Sql): Promise<string[]> {
   const stale = await db.query<{ name: string }>(
     `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace

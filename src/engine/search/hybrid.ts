@@ -94,6 +94,8 @@ async function scoreRows(
   const many = qs.length > 1;
   // CTE names of query i (the one-query statement keeps the plain names).
   const of = (name: string, i: number) => (many ? `${name}${i}` : name);
+  // Query i's sum in kwpost and kwre (see keyword.ts sums).
+  const col = (i: number) => (many ? `s${i}` : 'score');
   const terms = [...new Set(qs.flatMap((q) => q.terms))];
   const kwOf = qs.map((q) => route !== 'vector' && q.terms.length > 0);
   const useKw = kwOf.some(Boolean);
@@ -127,8 +129,6 @@ async function scoreRows(
           `w${i} AS (SELECT term, idf FROM w WHERE term = ANY (ARRAY(SELECT jsonb_array_elements_text(${p.add(JSON.stringify(q.terms))}::jsonb))))`,
         );
     const groups = many ? qs.map((_, i) => `w${i}`) : undefined;
-    // A query's sum in kwpost and kwre (see keyword.ts sums).
-    const col = (i: number) => (many ? `s${i}` : 'score');
     if (posted && pool) {
       // Postings of every query term read once; each query's sum over its own terms.
       const depth = postingsDepth(pool.pool);
@@ -198,11 +198,10 @@ async function scoreRows(
       // BM25 of the candidates: the keyword candidates' as above, the nearest rows' outside
       // them from the pass over their tsvector.
       const best = of('kwbest', i);
-      const col = many ? `s${i}` : 'score';
       const scored = [`SELECT id, score FROM ${best} WHERE id = ANY (ARRAY(SELECT id FROM ids))`];
       if (useVec)
         scored.push(
-          `SELECT id, ${col} FROM kwre WHERE ${col} IS NOT NULL AND id IN (SELECT id FROM vec EXCEPT SELECT id FROM ${best})`,
+          `SELECT id, ${col(i)} FROM kwre WHERE ${col(i)} IS NOT NULL AND id IN (SELECT id FROM vec EXCEPT SELECT id FROM ${best})`,
         );
       ctes.push(`${of('kwall', i)} AS MATERIALIZED (${scored.join(' UNION ALL ')})`);
     });
