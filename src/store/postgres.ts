@@ -1,6 +1,7 @@
 import postgres from 'postgres';
 import { type Db, HNSW_SESSION, type Row, type Sql } from '../core/db.js';
 import { inOrder } from './in-order.js';
+import { builtinArrayTypes } from './postgres-arrays.js';
 
 export interface PostgresOptions {
   max?: number;
@@ -22,6 +23,8 @@ export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
     backoff: reconnectDelaySeconds,
     onnotice: () => {},
     transform: { undefined: null },
+    // No type query on every new connection: see postgres-arrays.ts.
+    fetch_types: false,
     // Callers pass JSON already serialised (the Db port's convention, which PGlite shares):
     // send strings as they are instead of JSON-encoding them a second time.
     types: {
@@ -31,6 +34,7 @@ export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
         serialize: (x: unknown) => (typeof x === 'string' ? x : JSON.stringify(x)),
         parse: (x: string) => JSON.parse(x),
       },
+      ...builtinArrayTypes,
     },
     // plan_cache_mode: see wrap below. Vector search settings of every session (see
     // engine/search/vector.ts): a filtered HNSW scan keeps going until its LIMIT is filled.

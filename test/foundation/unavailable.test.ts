@@ -4,7 +4,7 @@ import { silentLogger } from '../../src/core/log.js';
 import { type Engram, openEngram } from '../../src/engram.js';
 import { type RunningServer, startHttpServer } from '../../src/http/server.js';
 import { ADMIN_URL, createPostgresDatabase, dropPostgresDatabase } from '../helpers/drivers.js';
-import { TcpProxy } from '../helpers/tcp-proxy.js';
+import { proxied, type TcpProxy } from '../helpers/tcp-proxy.js';
 import { waitFor } from '../helpers/wait.js';
 
 // The database going away only happens to the server driver.
@@ -17,12 +17,10 @@ describe.skipIf(!ADMIN_URL)('database unreachable [postgres]', () => {
 
   beforeAll(async () => {
     url = await createPostgresDatabase();
-    const target = new URL(url);
-    proxy = new TcpProxy(target.hostname, Number(target.port));
-    await proxy.start();
-    target.host = `127.0.0.1:${proxy.port}`;
+    const through = await proxied(url);
+    proxy = through.proxy;
     const config = loadConfig({
-      DATABASE_URL: target.toString(),
+      DATABASE_URL: through.url,
       ENGRAM_PORT: '0',
       ENGRAM_AUTH_CACHE_MS: '0',
       ENGRAM_LOG_LEVEL: 'silent',

@@ -10,6 +10,7 @@ export class TcpProxy {
   /** The sockets of the proxy's clients (engram's side). */
   private readonly clients = new Set<Socket>();
   private holding = false;
+  private resetArmed = false;
   /** Bytes from the clients kept back while holding. */
   held = 0;
   port = 0;
@@ -32,7 +33,18 @@ export class TcpProxy {
       }
       this.clients.add(client);
       client.on('close', () => this.clients.delete(client));
+      let startedStatements = false;
       client.on('data', (d: Buffer) => {
+        // the first Parse ('P') or Query ('Q') message a connection sends, once its startup
+        // and password messages are through
+        const statement = !startedStatements && (d[0] === 0x50 || d[0] === 0x51);
+        if (statement) startedStatements = true;
+        if (statement && this.resetArmed) {
+          this.resetArmed = false;
+          client.resetAndDestroy();
+          upstream.destroy();
+          return;
+        }
         if (this.holding) this.held += d.length;
         else upstream.write(d);
       });
@@ -48,6 +60,15 @@ export class TcpProxy {
     this.holding = true;
   }
 
+  /**
+   * The next connection to send its first statement is reset (TCP RST) instead, before the
+   * statement reaches the database: whatever a client does first on a new connection fails
+   * with ECONNRESET.
+   */
+  resetNextFirstStatement(): void {
+    this.resetArmed = true;
+  }
+
   /** Resets every client connection (TCP RST: ECONNRESET on engram's side) and stops holding. */
   resetClients(): void {
     for (const s of this.clients) s.resetAndDestroy();
@@ -61,4 +82,13 @@ export class TcpProxy {
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
     this.server = undefined;
   }
+}
+
+/** A started proxy in front of the database of `url`, and the URL that reaches it through the proxy. */
+export async function proxied(url: string): Promise<{ proxy: TcpProxy; url: string }> {
+  const target = new URL(url);
+  const proxy = new TcpProxy(target.hostname, Number(target.port));
+  await proxy.start();
+  target.host = `127.0.0.1:${proxy.port}`;
+  return { proxy, url: target.toString() };
 }
