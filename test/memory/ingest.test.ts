@@ -117,5 +117,29 @@ describe.each(DRIVERS)('add write path [%s]', (driver) => {
     expect(await states(ids.slice(0, 40).flat())).toEqual([{ state: 'extracted', n: 40 }]);
     for (const { state } of await states(ids.slice(40).flat()))
       expect(['buffered', 'extracted']).toContain(state);
+    // each turn has its embedding, whether extracted or still in the buffer, and each
+    // segment cut became one episode made of exactly its turns
+    const turns = await s.engram.db.query<{
+      id: string;
+      state: string;
+      segment_id: string | null;
+      e: boolean;
+    }>(
+      `SELECT id, state, segment_id, embedding IS NOT NULL AS e FROM messages
+       WHERE tenant_id = 'tenant-ingest' AND session_id = $1 ORDER BY seq`,
+      [session],
+    );
+    expect(turns.length).toBe(48);
+    expect(turns.filter((t) => !t.e)).toEqual([]);
+    const episodes = await s.engram.db.query<{ segment_id: string; source_message_ids: string[] }>(
+      `SELECT segment_id, source_message_ids FROM episodes WHERE tenant_id = 'tenant-ingest' AND session_id = $1`,
+      [session],
+    );
+    const segments = new Map<string, string[]>();
+    for (const t of turns.filter((t) => t.state === 'extracted'))
+      segments.set(t.segment_id!, [...(segments.get(t.segment_id!) ?? []), t.id]);
+    expect(new Map(episodes.map((e) => [e.segment_id, [...e.source_message_ids].sort()]))).toEqual(
+      new Map([...segments].map(([id, msgs]) => [id, msgs.sort()])),
+    );
   });
 });

@@ -21,7 +21,10 @@
  * Processed: after the adds, the queue starts in this process with the configured worker
  * concurrency; messages that reach `extracted` inside the window count. Floor: the offline
  * extractor and embedder alone over the same conversations' sessions, cut at the same
- * boundaries, in this process, no store.
+ * boundaries, in this process, no store. Also printed: jobs finished in the window, the
+ * statements sent per job and per processed message (a transaction's BEGIN and COMMIT
+ * count; on PostgreSQL each is a round trip), and this process's CPU per processed message.
+ * The store is opened as `serve` opens it, vector (HNSW) indexes built at start.
  *
  * Conversations: LoCoMo turns read from --data (never copied), else invented chats.
  */
@@ -39,10 +42,11 @@ import { silentLogger } from '../../src/core/log.js';
 import { cutSegments } from '../../src/engine/memory/boundary.js';
 import { episodeEmbeddingText } from '../../src/engine/memory/extract.js';
 import { insertMessages } from '../../src/engine/memory/messages.js';
-import { boundaryRules, type Engram, openEngram } from '../../src/engram.js';
+import { boundaryRules, type Engram, openEngram, openStore } from '../../src/engram.js';
 import { startHttpServer } from '../../src/http/server.js';
 import { openPostgres } from '../../src/store/postgres.js';
 import { addRequests, type Conversation, inventConversations, readLocomo } from './conversations.js';
+import { countedDb } from './counted-db.js';
 import type { LoadSpec } from './load.js';
 import { type LoadResult, measureWindow } from './window.js';
 
@@ -182,6 +186,13 @@ async function countExtracted(db: Db): Promise<number> {
   return rows[0]!.n;
 }
 
+async function countTasks(db: Db): Promise<number> {
+  const rows = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM tasks WHERE tenant_id = 'bench' AND status IN ('success', 'failed')`,
+  );
+  return rows[0]!.n;
+}
+
 async function benchDriver(driver: 'postgres' | 'pglite'): Promise<string[]> {
   const dir = mkdtempSync(join(tmpdir(), 'engram-bench-ingest-'));
   let url: string | undefined;
@@ -204,7 +215,17 @@ async function benchDriver(driver: 'postgres' | 'pglite'): Promise<string[]> {
     ENGRAM_IDLE_EXTRACT_MINUTES: '0',
     ...(url ? { DATABASE_URL: url } : {}),
   });
-  const engram = await openEngram(config, { command: 'bench', log: silentLogger, workers: false });
+  // The store as `serve` opens it (vector indexes built at start), through a Db that
+  // counts the statements sent.
+  const store = await openStore(config, 'bench');
+  const counted = countedDb(store.db);
+  const engram = await openEngram(config, {
+    command: 'bench',
+    log: silentLogger,
+    workers: false,
+    prepareSearch: true,
+    db: counted.db,
+  });
   const lines: string[] = [];
   try {
     if (driver === 'postgres') {
@@ -254,23 +275,33 @@ async function benchDriver(driver: 'postgres' | 'pglite'): Promise<string[]> {
     await engram.embedder.embed(['warm the model']);
     const floor = await profiled(`${driver}-extract`, () => extractionFloor(engram, PROCESS_SECONDS / 2));
     const before = await countExtracted(engram.db);
+    const tasksBefore = await countTasks(engram.db);
+    const cpu = process.cpuUsage();
     const t0 = performance.now();
+    const statements0 = counted.statements();
     const processed = await profiled(`${driver}-process`, async () => {
       await engram.queue.start(false);
       await new Promise((r) => setTimeout(r, PROCESS_SECONDS * 1000));
       return (await countExtracted(engram.db)) - before;
     });
     const elapsed = (performance.now() - t0) / 1000;
+    const statements = counted.statements() - statements0;
+    const cpuMs = cpuMsSince(cpu);
+    const tasks = (await countTasks(engram.db)) - tasksBefore;
     await engram.queue.stop();
     const rate = processed / elapsed;
     lines.push(
       '',
-      '| extraction alone msg/s | engram processed msg/s (one process) | ratio |',
-      '| --- | --- | --- |',
-      `| ${f0(floor)} | ${f0(rate)} | ${(rate / floor).toFixed(2)} |`,
+      '| extraction alone msg/s | engram processed msg/s (one process) | ratio | jobs done | statements per job (per message) | CPU µs per message |',
+      '| --- | --- | --- | --- | --- | --- |',
+      `| ${f0(floor)} | ${f0(rate)} | ${(rate / floor).toFixed(2)} | ${tasks} | ` +
+        `${(statements / Math.max(1, tasks)).toFixed(1)} (${(statements / Math.max(1, processed)).toFixed(2)}) | ` +
+        `${f0((cpuMs * 1000) / Math.max(1, processed))} |`,
     );
   } finally {
     await engram.close();
+    await store.db.close();
+    store.lock?.release();
     rmSync(dir, { recursive: true, force: true });
     if (url) {
       const admin = openPostgres(ADMIN_URL!, { max: 1 });

@@ -3,7 +3,7 @@ import { jsonParam, type Sql } from '../../core/db.js';
 import { newId } from '../../core/ids.js';
 import type { Extraction, SegmentMessage } from '../../core/ports.js';
 import { agentChain, type Ctx, type MemoryDeps, type Scope } from './deps.js';
-import { segmentMessages, toSegmentMessage } from './messages.js';
+import { type SegmentRow, segmentMessages, toSegmentMessage } from './messages.js';
 import { emptyProfile, mergeProfile } from './profile.js';
 import { LIVE_MESSAGES } from './stored-message.js';
 
@@ -22,16 +22,18 @@ export const skillEmbeddingText = (k: { name: string; description: string; conte
  * profile, and an agent case per tool-using assistant. The model (or offline extractor)
  * and the embedder run outside any transaction; the writes commit together with the
  * segment's messages turning `extracted`, so a retried job never writes twice.
- * Returns false when the segment was already extracted.
+ * Returns false when the segment was already extracted. `known`: the segment's messages
+ * (state `segmented`, in order) as the caller just read or wrote them; else they are read.
  */
 export async function extractSegment(
   deps: MemoryDeps,
   ctx: Ctx,
   scope: Scope,
   segmentId: string,
+  known?: readonly SegmentRow[],
 ): Promise<boolean> {
-  const rows = await segmentMessages(deps.db, ctx.tenantId, segmentId);
-  const pending = rows.filter((r) => r.state === 'segmented');
+  const pending =
+    known ?? (await segmentMessages(deps.db, ctx.tenantId, segmentId)).filter((r) => r.state === 'segmented');
   if (!pending.length) return false;
   const segment = pending.map(toSegmentMessage);
   const humans = distinct(segment.filter((m) => m.role === 'user').map((m) => m.sender_id));

@@ -3,7 +3,6 @@ import { messageText } from '../../contract/common.js';
 import { jsonParam, type Row, type Sql } from '../../core/db.js';
 import { newId } from '../../core/ids.js';
 import type { SegmentMessage, ToolCall } from '../../core/ports.js';
-import { vectorText } from '../search/vector.js';
 import type { MemoryDeps, Scope } from './deps.js';
 import { LIVE_MESSAGES } from './stored-message.js';
 
@@ -75,7 +74,23 @@ export async function insertMessages(
   return ids;
 }
 
-export function toSegmentMessage(r: MessageRow): SegmentMessage {
+/** The columns of `messages m` that extraction reads (toSegmentMessage). */
+export const SEGMENT_COLUMNS = `m.id, m.session_id, m.sender_id, m.sender_name, m.role, m.content, m.tool_calls,
+  m.tool_call_id, m.ts`;
+export type SegmentRow = Pick<
+  MessageRow,
+  | 'id'
+  | 'session_id'
+  | 'sender_id'
+  | 'sender_name'
+  | 'role'
+  | 'content'
+  | 'tool_calls'
+  | 'tool_call_id'
+  | 'ts'
+>;
+
+export function toSegmentMessage(r: SegmentRow): SegmentMessage {
   return {
     id: r.id,
     session_id: r.session_id,
@@ -115,39 +130,26 @@ export async function segmentMessages(q: Sql, tenantId: string, segmentId: strin
 const EMBED_BATCH = 64;
 
 /**
- * Embeds the session's open (not yet extracted) live messages that have no vector yet, in
- * batches, so a turn is found by meaning before and after extraction. An embedder failure
- * is logged, not thrown: the messages stay findable by keyword, and the next job of the
- * session (or `engram reindex`) tries again.
+ * Vectors for the messages given that have none yet and some text, asked of the embedder
+ * EMBED_BATCH at a time, so a turn is found by meaning before and after extraction. An
+ * embedder failure is logged, not thrown: the messages left without a vector stay findable
+ * by keyword, and the next job of the session (or `engram reindex`) tries again.
  */
-export async function embedSessionMessages(
-  deps: Pick<MemoryDeps, 'db' | 'embedder' | 'log'>,
-  tenantId: string,
-  scope: Scope,
-  sessionId: string,
-): Promise<void> {
-  for (;;) {
-    const rows = await deps.db.query<{ id: string; content: string }>(
-      `SELECT id, content FROM ${LIVE_MESSAGES} m
-       WHERE tenant_id = $1 AND app_id = $2 AND project_id = $3 AND session_id = $4
-         AND state <> 'extracted' AND embedding IS NULL AND content <> ''
-       ORDER BY ts, seq LIMIT ${EMBED_BATCH}`,
-      [tenantId, scope.appId, scope.projectId, sessionId],
-    );
-    if (!rows.length) return;
-    let vectors: number[][];
+export async function embedMessages(
+  deps: Pick<MemoryDeps, 'embedder' | 'log'>,
+  messages: readonly { id: string; content: string; unembedded: boolean }[],
+): Promise<Map<string, number[]>> {
+  const todo = messages.filter((m) => m.unembedded && m.content !== '');
+  const out = new Map<string, number[]>();
+  for (let i = 0; i < todo.length; i += EMBED_BATCH) {
+    const batch = todo.slice(i, i + EMBED_BATCH);
     try {
-      vectors = await deps.embedder.embed(rows.map((r) => r.content));
+      const vectors = await deps.embedder.embed(batch.map((m) => m.content));
+      for (const [k, m] of batch.entries()) out.set(m.id, vectors[k]!);
     } catch (err) {
       deps.log.warn('message embedding failed; messages stay keyword-searchable', { error: err });
-      return;
+      break;
     }
-    await deps.db.query(
-      `UPDATE messages m SET embedding = v.embedding::vector
-       FROM jsonb_to_recordset($2::jsonb) AS v(id text, embedding text)
-       WHERE m.tenant_id = $1 AND m.id = v.id`,
-      [tenantId, JSON.stringify(rows.map((r, i) => ({ id: r.id, embedding: vectorText(vectors[i]!) })))],
-    );
-    if (rows.length < EMBED_BATCH) return;
   }
+  return out;
 }

@@ -1,20 +1,23 @@
-import type { Sql } from '../../core/db.js';
+import type { Row, Sql } from '../../core/db.js';
 import { newId } from '../../core/ids.js';
 import type { TaskQueue, TaskRow } from '../jobs/queue.js';
 import { cutSegments } from './boundary.js';
 import { type Ctx, type MemoryDeps, type Scope, sessionChain } from './deps.js';
-import { extractSegment } from './extract.js';
-import { embedSessionMessages, sessionMessages, toSegmentMessage } from './messages.js';
+import { extractSegment, vectorText } from './extract.js';
+import { embedMessages, SEGMENT_COLUMNS, type SegmentRow, toSegmentMessage } from './messages.js';
 import { LIVE_MESSAGES } from './stored-message.js';
 
 /**
  * The `memory.process` job, one per add or flush, run in order per session:
- * 1. the messages it brought move from `queued` into the session buffer, and the session's
- *    messages without an embedding get one (so a turn is found by meaning before and after
- *    extraction; if the embedder fails they stay findable by keyword);
- * 2. the buffer is cut at extraction boundaries (everything, on flush);
+ * 1. the messages it brought join the session buffer, and the buffer is cut at extraction
+ *    boundaries (everything, on flush);
+ * 2. one UPDATE moves every message concerned (queued -> buffered or segmented, buffered ->
+ *    segmented) and gives each open message without an embedding its vector (so a turn is
+ *    found by meaning before and after extraction; if the embedder fails they stay
+ *    findable by keyword): one new row version per message instead of one per step;
  * 3. every cut segment of the session not yet extracted is extracted.
- * Each step is idempotent, so a job interrupted anywhere is simply run again.
+ * Nothing is written before step 2's single statement and each step is idempotent, so a
+ * job interrupted anywhere is simply run again.
  */
 export interface ProcessResult {
   /** Segments cut by this run. */
@@ -55,26 +58,54 @@ export function enqueueProcess(
   );
 }
 
+/** A message of the session not yet extracted, as one job reads it. */
+interface OpenMessage extends SegmentRow, Row {
+  seq: string | number;
+  state: 'queued' | 'buffered' | 'segmented';
+  segment_id: string | null;
+  task_id: string | null;
+  /** No embedding yet. */
+  unembedded: boolean;
+  /** Queued by this job, or by an earlier job of the session that ended without moving it. */
+  arrived: boolean;
+}
+
+/** One message's change of state and its new embedding, written by one UPDATE. */
+interface MessageChange {
+  id: string;
+  was: OpenMessage['state'];
+  state: OpenMessage['state'];
+  segment_id: string | null;
+  embedding: string | null;
+}
+
 export async function processSession(deps: MemoryDeps, task: TaskRow): Promise<ProcessResult> {
   const ctx: Ctx = { tenantId: task.tenant_id };
   const scope: Scope = { appId: task.app_id ?? 'default', projectId: task.project_id ?? 'default' };
   const sessionId = task.session_id!;
   const flush = task.payload['flush'] === true;
 
-  // This job's messages, and those of an earlier job of the session that ended without
-  // moving them (looked up by the job's key, not among every finished job of the tenant).
-  await deps.db.query(
-    `UPDATE messages m SET state = 'buffered'
-     WHERE m.tenant_id = $1 AND m.app_id = $2 AND m.project_id = $3 AND m.session_id = $4 AND m.state = 'queued'
-       AND m.deleted_at IS NULL
-       AND (m.task_id = $5 OR EXISTS (SELECT 1 FROM tasks t WHERE t.tenant_id = m.tenant_id AND t.id = m.task_id
-                                        AND t.status IN ('success', 'failed')))`,
+  // The session's open messages in one read: the buffer (buffered, and the queued messages
+  // of this job or of an earlier job of the session that ended without moving them, found
+  // by the job's key), and the segments cut but not extracted yet.
+  const open = await deps.db.query<OpenMessage>(
+    `SELECT ${SEGMENT_COLUMNS}, m.seq, m.state, m.segment_id, m.task_id, m.embedding IS NULL AS unembedded,
+            m.state = 'queued' AND (m.task_id = $5 OR EXISTS (
+              SELECT 1 FROM tasks t WHERE t.tenant_id = m.tenant_id AND t.id = m.task_id
+                AND t.status IN ('success', 'failed'))) AS arrived
+     FROM ${LIVE_MESSAGES} m
+     WHERE m.tenant_id = $1 AND m.app_id = $2 AND m.project_id = $3 AND m.session_id = $4 AND m.state <> 'extracted'
+     ORDER BY m.ts, m.seq`,
     [ctx.tenantId, scope.appId, scope.projectId, sessionId, task.id],
   );
+  const buffered = open.filter((m) => m.state === 'buffered' || m.arrived);
+  // Messages queued by later jobs of the session are left to those jobs: each message is
+  // embedded in the same UPDATE that moves it, so it is written (and indexed) once less.
+  const vectors = await embedMessages(
+    deps,
+    open.filter((m) => m.state !== 'queued' || m.arrived),
+  );
 
-  await embedSessionMessages(deps, ctx.tenantId, scope, sessionId);
-
-  const buffered = await sessionMessages(deps.db, ctx.tenantId, scope, sessionId, 'buffered');
   const firstNew = buffered.findIndex((m) => m.task_id === task.id);
   const { segments, tail } = await cutSegments(
     buffered.map(toSegmentMessage),
@@ -82,29 +113,63 @@ export async function processSession(deps: MemoryDeps, task: TaskRow): Promise<P
     (buf, next) => deps.extractor.isTopicShift(buf, next),
     { flush, firstNew: firstNew === -1 ? buffered.length : firstNew },
   );
-  if (segments.length)
-    await deps.db.query(
-      `UPDATE messages m SET state = 'segmented', segment_id = x.segment_id
-       FROM jsonb_to_recordset($2::jsonb) AS x(id text, segment_id text)
-       WHERE m.tenant_id = $1 AND m.id = x.id AND m.state = 'buffered'`,
-      [
-        ctx.tenantId,
-        JSON.stringify(
-          segments.flatMap((seg) => {
-            const segmentId = newId();
-            return seg.map((m) => ({ id: m.id, segment_id: segmentId }));
-          }),
-        ),
-      ],
-    );
 
-  const open = await deps.db.query<{ segment_id: string }>(
-    `SELECT segment_id FROM ${LIVE_MESSAGES} m
-     WHERE tenant_id = $1 AND app_id = $2 AND project_id = $3 AND session_id = $4 AND state = 'segmented'
-     GROUP BY segment_id ORDER BY min(seq)`,
-    [ctx.tenantId, scope.appId, scope.projectId, sessionId],
-  );
+  // Every change in one statement: arrived messages join the buffer or their segment,
+  // buffered ones cut into a segment move to it, and each gets its embedding with it.
+  const byId = new Map(open.map((m) => [m.id, m]));
+  const changes = new Map<string, MessageChange>();
+  const change = (m: OpenMessage): MessageChange => {
+    let c = changes.get(m.id);
+    if (!c) {
+      c = { id: m.id, was: m.state, state: m.state, segment_id: null, embedding: null };
+      changes.set(m.id, c);
+    }
+    return c;
+  };
+  for (const m of buffered) if (m.arrived) change(m).state = 'buffered';
+  const cut = segments.map((seg) => {
+    const segmentId = newId();
+    const rows = seg.map((s) => byId.get(s.id)!);
+    for (const m of rows) Object.assign(change(m), { state: 'segmented', segment_id: segmentId });
+    return { segmentId, rows };
+  });
+  for (const [id, vector] of vectors) change(byId.get(id)!).embedding = vectorText(vector);
+  let moved = 0;
+  if (changes.size)
+    moved = (
+      await deps.db.query(
+        `UPDATE messages m SET state = x.state, segment_id = coalesce(x.segment_id, m.segment_id),
+                embedding = coalesce(x.embedding::vector, m.embedding)
+         FROM jsonb_to_recordset($2::jsonb) AS x(id text, was text, state text, segment_id text, embedding text)
+         WHERE m.tenant_id = $1 AND m.id = x.id AND m.state = x.was AND m.deleted_at IS NULL
+         RETURNING m.id`,
+        [ctx.tenantId, JSON.stringify([...changes.values()])],
+      )
+    ).length;
+
   let extracted = 0;
-  for (const { segment_id } of open) if (await extractSegment(deps, ctx, scope, segment_id)) extracted++;
+  if (moved === changes.size) {
+    // The segments left by an earlier run, then the new ones, in the order of their first message.
+    const earlier = new Map<string, OpenMessage[]>();
+    for (const m of open)
+      if (m.state === 'segmented') earlier.set(m.segment_id!, [...(earlier.get(m.segment_id!) ?? []), m]);
+    const pending = [...[...earlier].map(([segmentId, rows]) => ({ segmentId, rows })), ...cut].sort(
+      (a, b) => firstSeq(a.rows) - firstSeq(b.rows),
+    );
+    for (const { segmentId, rows } of pending)
+      if (await extractSegment(deps, ctx, scope, segmentId, rows)) extracted++;
+  } else {
+    // A message changed under this job (deleted, or moved by another run): read what is open now.
+    const segmentIds = await deps.db.query<{ segment_id: string }>(
+      `SELECT segment_id FROM ${LIVE_MESSAGES} m
+       WHERE tenant_id = $1 AND app_id = $2 AND project_id = $3 AND session_id = $4 AND state = 'segmented'
+       GROUP BY segment_id ORDER BY min(seq)`,
+      [ctx.tenantId, scope.appId, scope.projectId, sessionId],
+    );
+    for (const { segment_id } of segmentIds)
+      if (await extractSegment(deps, ctx, scope, segment_id)) extracted++;
+  }
   return { segments: segments.length, extracted, buffered: tail.length };
 }
+
+const firstSeq = (rows: readonly OpenMessage[]) => Math.min(...rows.map((m) => Number(m.seq)));
