@@ -3,31 +3,39 @@ import { vector } from '@electric-sql/pglite-pgvector';
 import { type Db, PGLITE_HNSW_SESSION, type Row, type Sql } from '../core/db.js';
 import { ArrivalGate } from './arrival-gate.js';
 import { inOrder } from './in-order.js';
+import { preparedQueries } from './pglite-prepared.js';
+
+/**
+ * Settings of the embedded session: pgvector's (see PGLITE_HNSW_SESSION), and every run of
+ * a prepared statement planned for its own parameters (pglite-prepared.ts).
+ */
+const PGLITE_SESSION = { ...PGLITE_HNSW_SESSION, plan_cache_mode: 'force_custom_plan' } as const;
 
 /**
  * Embedded driver: PostgreSQL compiled to WASM, in this process, persisted to `dataDir`
  * (or in memory when dataDir is undefined). PGlite has one backend session, so callers
  * must never open the same directory twice: see store/lock.ts. Statements and transactions
- * go through an ArrivalGate (oldest work first, the event loop turning between two).
+ * go through an ArrivalGate (oldest work first, the event loop turning between two);
+ * statements outside a transaction run as named prepared statements (pglite-prepared.ts).
  */
 export async function openPglite(dataDir: string | undefined): Promise<Db> {
   const pg = await PGlite.create(dataDir ?? 'memory://', { extensions: { vector } });
-  for (const [name, value] of Object.entries(PGLITE_HNSW_SESSION))
+  for (const [name, value] of Object.entries(PGLITE_SESSION))
     await pg.query('SELECT set_config($1, $2, false)', [name, value]);
+  const prepared = preparedQueries(pg);
   const wrap = (q: Pick<PGlite, 'query'>): Sql => ({
     async query<T extends Row>(text: string, params: readonly unknown[] = []) {
       const res = await q.query<T>(text, params as unknown[]);
       return res.rows;
     },
   });
-  const base = wrap(pg);
   const gate = new ArrivalGate();
   // this process is the data dir's only one
   const exclusive = inOrder();
   return {
     driver: 'pglite',
     query: <T extends Row>(text: string, params?: readonly unknown[]) =>
-      gate.run(() => base.query<T>(text, params)),
+      gate.run(() => prepared<T>(text, params)),
     transaction: (fn) => gate.run(() => pg.transaction((tx) => fn(wrap(tx)))),
     listen: async (channel, onPayload) => {
       const stop = await pg.listen(channel, onPayload);
