@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DRIVERS } from '../helpers/drivers.js';
 import { startTestServer, type TestServer } from '../helpers/engram.js';
+import { embeddingsResponse, FakeOpenAI } from '../helpers/fake-openai.js';
 import { DAY, MIN, T0, user } from '../helpers/messages.js';
 
 /**
@@ -141,5 +142,88 @@ describe.each(DRIVERS)('add write path [%s]', (driver) => {
     expect(new Map(episodes.map((e) => [e.segment_id, [...e.source_message_ids].sort()]))).toEqual(
       new Map([...segments].map(([id, msgs]) => [id, msgs.sort()])),
     );
+  });
+});
+
+/**
+ * A turn gets its embedding in the statement that moves it into the buffer; when the
+ * embedder fails, the turn stays without one (findable by keyword) and the session's next
+ * job embeds it.
+ */
+describe.each(DRIVERS)('turn embeddings [%s]', (driver) => {
+  let s: TestServer;
+  let fake: FakeOpenAI;
+  let key: string;
+  let refuse = false;
+  beforeAll(async () => {
+    fake = await new FakeOpenAI().start();
+    fake.handle('embeddings', (body: { model: string; input: string[] }) =>
+      refuse
+        ? { status: 400, body: { error: { message: 'refused' } } }
+        : {
+            json: embeddingsResponse(
+              body.model,
+              body.input.map((t) => [t.length, 1, 0, 0]),
+            ),
+          },
+    );
+    s = await startTestServer(driver, {
+      ENGRAM_EMBEDDING_BASE_URL: fake.baseURL,
+      ENGRAM_EMBEDDING_DIMENSIONS: '4',
+    });
+    key = await s.key('tenant-embed');
+  });
+  afterAll(async () => {
+    await s.close();
+    await fake.stop();
+  });
+
+  const add = (messages: unknown[]) =>
+    s.call('POST', '/api/v2/memory/add', { key, body: { session_id: 'walks', messages } });
+  const turns = () =>
+    s.engram.db.query<{ content: string; state: string; embedded: boolean }>(
+      `SELECT content, state, embedding IS NOT NULL AS embedded FROM messages
+       WHERE tenant_id = 'tenant-embed' AND session_id = 'walks' ORDER BY seq`,
+    );
+
+  it('embeds the turns a failed embedding left without a vector at the next job, then extracts them', async () => {
+    refuse = true;
+    expect(
+      (
+        await add([
+          user('rosa', 'walked the dog by the canal', T0),
+          user('rosa', 'the dog chased a heron', T0 + MIN),
+        ])
+      ).status,
+    ).toBe(200);
+    expect(await turns()).toEqual([
+      { content: 'walked the dog by the canal', state: 'buffered', embedded: false },
+      { content: 'the dog chased a heron', state: 'buffered', embedded: false },
+    ]);
+    refuse = false;
+    expect((await add([user('rosa', 'we stopped for tea at the lock', T0 + 2 * MIN)])).status).toBe(200);
+    expect((await turns()).map((t) => [t.state, t.embedded])).toEqual([
+      ['buffered', true],
+      ['buffered', true],
+      ['buffered', true],
+    ]);
+    // the next day is a boundary: the three turns become one episode, the new one waits
+    const r = await add([user('rosa', 'rain all morning, no walk', T0 + DAY)]);
+    expect(r.body.data.status).toBe('extracted');
+    expect((await turns()).map((t) => [t.state, t.embedded])).toEqual([
+      ['extracted', true],
+      ['extracted', true],
+      ['extracted', true],
+      ['buffered', true],
+    ]);
+    // each turn's own vector (the fake embedder's [length, 1, 0, 0], normalised)
+    const vectors = await s.engram.db.query<{ content: string; v: string }>(
+      `SELECT content, embedding::text AS v FROM messages
+       WHERE tenant_id = 'tenant-embed' AND session_id = 'walks' ORDER BY seq`,
+    );
+    for (const { content, v } of vectors) {
+      const [a, b] = JSON.parse(v) as number[];
+      expect(a! / b!).toBeCloseTo(content.length, 3);
+    }
   });
 });

@@ -88,7 +88,7 @@ export interface QueueOptions {
 
 const chainLockKey = (tenantId: string, chainKey: string) => JSON.stringify([tenantId, chainKey]);
 
-/** The lock that orders a chain's enqueues and finishes (engram_enqueue takes the same). */
+/** The lock that orders a chain's enqueues and finishes (engram_enqueue and engram_finish take the same). */
 export const chainLock = (tx: Sql, tenantId: string, chainKey: string) =>
   tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 7))', [chainLockKey(tenantId, chainKey)]);
 
@@ -337,36 +337,23 @@ export class TaskQueue {
     }
   }
 
+  /** Records the job's outcome and moves its chain on, in one statement (engram_finish). */
   private async finish(
     task: TaskRow,
     status: 'success' | 'failed',
     out: { result?: unknown; error?: string; errorCode?: string },
   ): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      if (task.chain_key) await chainLock(tx, task.tenant_id, task.chain_key);
-      const done = await tx.query(
-        `UPDATE tasks SET status = $3, result = $4::jsonb, error = $5, error_code = $6, finished_at = clock_timestamp(),
-                locked_by = NULL, locked_until = NULL, updated_at = now()
-         WHERE tenant_id = $1 AND id = $2 AND locked_by = $7 RETURNING id`,
-        [
-          task.tenant_id,
-          task.id,
-          status,
-          out.result === undefined ? null : JSON.stringify(out.result),
-          status === 'failed' ? (out.error ?? null) : null,
-          out.errorCode ?? null,
-          this.workerId,
-        ],
-      );
-      if (done.length && task.chain_key)
-        await tx.query(
-          `UPDATE tasks SET status = 'queued', updated_at = now()
-           WHERE (tenant_id, id) IN (
-             SELECT tenant_id, id FROM tasks WHERE tenant_id = $1 AND chain_key = $2 AND status = 'pending'
-             ORDER BY seq LIMIT 1)`,
-          [task.tenant_id, task.chain_key],
-        );
-    });
+    await this.db.query('SELECT engram_finish($1, $2, $3, $4::jsonb, $5, $6, $7, $8, $9) AS done', [
+      task.tenant_id,
+      task.id,
+      status,
+      out.result === undefined ? null : JSON.stringify(out.result),
+      status === 'failed' ? (out.error ?? null) : null,
+      out.errorCode ?? null,
+      this.workerId,
+      task.chain_key,
+      task.chain_key ? chainLockKey(task.tenant_id, task.chain_key) : null,
+    ]);
     for (const notify of this.waiters.get(task.id) ?? []) notify();
   }
 

@@ -2,6 +2,7 @@ import type { ProfileData } from '../../contract/records.js';
 import { jsonParam, type Sql } from '../../core/db.js';
 import { newId } from '../../core/ids.js';
 import type { Extraction, SegmentMessage } from '../../core/ports.js';
+import { type Statement, withClauses } from '../../core/statement.js';
 import { agentChain, type Ctx, type MemoryDeps, type Scope } from './deps.js';
 import { type SegmentRow, segmentMessages, toSegmentMessage } from './messages.js';
 import { emptyProfile, mergeProfile } from './profile.js';
@@ -46,20 +47,27 @@ export async function extractSegment(
   ]);
 
   const written = await deps.db.transaction(async (tx) => {
-    // The segment's live messages, locked: a delete waits for this write, and a message
-    // deleted since the read above is not locked here (the segment is read again below).
-    const still = await tx.query(
-      `SELECT id FROM ${LIVE_MESSAGES} m WHERE tenant_id = $1 AND segment_id = $2 AND state = 'segmented' FOR UPDATE`,
-      [ctx.tenantId, segmentId],
+    // The segment's live messages, locked (a delete waits for this write, and a message
+    // deleted since the read above is not locked here), and the profiles the extraction
+    // changes, locked too: one statement.
+    const users = observedUsers(humans, extraction);
+    const [locked] = await tx.query<{ n: number }>(
+      `SELECT (SELECT count(*) FROM (SELECT id FROM ${LIVE_MESSAGES} m
+                 WHERE tenant_id = $1 AND segment_id = $2 AND state = 'segmented' FOR UPDATE) l)::int AS n,
+              ${PROFILE_LOCKS('$3')} AS profiles`,
+      [ctx.tenantId, segmentId, profileLockKeys(ctx, scope, users)],
     );
-    if (still.length !== pending.length) return still.length ? 'changed' : undefined;
-    const ids = await writeExtraction(tx, ctx, scope, segmentId, segment, humans, extraction, vectors);
-    // The turns are owned from now on like the episode made from them (their humans).
-    await tx.query(
-      `UPDATE messages SET state = 'extracted', owner_ids = ARRAY(SELECT jsonb_array_elements_text($3::jsonb))
-       WHERE tenant_id = $1 AND segment_id = $2 AND state = 'segmented'`,
-      [ctx.tenantId, segmentId, JSON.stringify(humans)],
-    );
+    if (locked!.n !== pending.length) return locked!.n ? 'changed' : undefined;
+    // The turns are owned from now on like the episode made from them (their humans), in
+    // the statement that writes the extraction.
+    const ids = await writeExtraction(tx, ctx, scope, segmentId, segment, humans, extraction, vectors, {
+      locked: true,
+      last: {
+        sql: `UPDATE messages SET state = 'extracted', owner_ids = ARRAY(SELECT jsonb_array_elements_text($3::jsonb))
+              WHERE tenant_id = $1 AND segment_id = $2 AND state = 'segmented'`,
+        params: [ctx.tenantId, segmentId, JSON.stringify(humans)],
+      },
+    });
     const casesByAgent = new Set(extraction.cases.map((c) => c.agent_id));
     for (const agentId of casesByAgent)
       await deps.queue.enqueue(tx, {
@@ -91,9 +99,20 @@ export async function extractSegment(
   return true;
 }
 
+/** The users whose profile an extraction changes: humans of the segment it observed something about. */
+function observedUsers(humans: readonly string[], x: Extraction): string[] {
+  return distinct(
+    x.profiles
+      .filter((o) => humans.includes(o.user_id) && (o.explicit_info.length || o.implicit_traits.length))
+      .map((o) => o.user_id),
+  );
+}
+
 /**
  * Writes one extraction (episode, facts, cases, profiles) with its vectors, in the
- * caller's transaction; vectors are in the order extractSegment embeds the texts.
+ * caller's transaction; vectors are in the order extractSegment embeds the texts. The
+ * profiles it changes are locked (unless `locked`: the caller did) and read, then every
+ * row is written by one statement, whose last part is `last` when given.
  */
 export async function writeExtraction(
   tx: Sql,
@@ -104,41 +123,42 @@ export async function writeExtraction(
   humans: string[],
   x: Extraction,
   vectors: number[][],
+  opts: { locked?: boolean; last?: Statement } = {},
 ) {
   const first = segment[0]!;
   const sessionId = first.session_id;
   const ts = first.timestamp;
   const hasTools = segment.some((m) => m.tool_calls?.length || m.role === 'tool');
   const episodeId = newId();
-  const ownerJson = JSON.stringify(humans);
   const allIds = segment.map((m) => m.id);
   let v = 0;
-  await tx.query(
-    `INSERT INTO episodes (tenant_id, id, app_id, project_id, session_id, segment_id, owner_ids, sender_ids, ts,
-                           subject, summary, episode, type, source_message_ids, embedding)
-     VALUES ($1, $2, $3, $4, $5, $6, ARRAY(SELECT jsonb_array_elements_text($7::jsonb)),
-             ARRAY(SELECT jsonb_array_elements_text($8::jsonb)), $9, $10, $11, $12, $13, $14::jsonb, $15::vector)`,
-    [
-      ctx.tenantId,
-      episodeId,
-      scope.appId,
-      scope.projectId,
-      sessionId,
-      segmentId,
-      ownerJson,
-      JSON.stringify(distinct(segment.map((m) => m.sender_id))),
-      ts,
-      x.episode.subject,
-      x.episode.summary,
-      x.episode.episode,
-      hasTools ? 'AgentConversation' : 'Conversation',
-      JSON.stringify(allIds),
-      vectorText(vectors[v++]!),
-    ],
-  );
+  const writes: Statement[] = [
+    {
+      sql: `INSERT INTO episodes (tenant_id, id, app_id, project_id, session_id, segment_id, owner_ids, sender_ids, ts,
+                                  subject, summary, episode, type, source_message_ids, embedding)
+            VALUES ($1, $2, $3, $4, $5, $6, ARRAY(SELECT jsonb_array_elements_text($7::jsonb)),
+                    ARRAY(SELECT jsonb_array_elements_text($8::jsonb)), $9, $10, $11, $12, $13, $14::jsonb, $15::vector)`,
+      params: [
+        ctx.tenantId,
+        episodeId,
+        scope.appId,
+        scope.projectId,
+        sessionId,
+        segmentId,
+        JSON.stringify(humans),
+        JSON.stringify(distinct(segment.map((m) => m.sender_id))),
+        ts,
+        x.episode.subject,
+        x.episode.summary,
+        x.episode.episode,
+        hasTools ? 'AgentConversation' : 'Conversation',
+        JSON.stringify(allIds),
+        vectorText(vectors[v++]!),
+      ],
+    },
+  ];
   const byId = new Map(segment.map((m) => [m.id, m]));
-  await insertFacts(
-    tx,
+  const facts = factsInsert(
     ctx.tenantId,
     x.episode.facts.map((fact) => {
       const sources = fact.message_ids.filter((id) => byId.has(id));
@@ -155,6 +175,7 @@ export async function writeExtraction(
       };
     }),
   );
+  if (facts) writes.push(facts);
   const cases: { id: string; agentId: string }[] = [];
   for (const c of x.cases) {
     const id = newId();
@@ -162,11 +183,11 @@ export async function writeExtraction(
     const sources = segment
       .filter((m) => m.sender_id === c.agent_id || m.role !== 'assistant')
       .map((m) => m.id);
-    await tx.query(
-      `INSERT INTO agent_cases (tenant_id, id, app_id, project_id, agent_id, session_id, segment_id, ts, task_intent,
-                                approach, quality_score, key_insight, source_message_ids, embedding)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::jsonb, $14::vector)`,
-      [
+    writes.push({
+      sql: `INSERT INTO agent_cases (tenant_id, id, app_id, project_id, agent_id, session_id, segment_id, ts, task_intent,
+                                     approach, quality_score, key_insight, source_message_ids, embedding)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13::jsonb, $14::vector)`,
+      params: [
         ctx.tenantId,
         id,
         scope.appId,
@@ -182,18 +203,73 @@ export async function writeExtraction(
         JSON.stringify(sources),
         vectorText(vectors[v++]!),
       ],
-    );
-  }
-  const profiles: { id: string; userId: string }[] = [];
-  const now = new Date().toISOString();
-  for (const obs of x.profiles) {
-    if (!humans.includes(obs.user_id) || (!obs.explicit_info.length && !obs.implicit_traits.length)) continue;
-    profiles.push({
-      id: await upsertProfile(tx, ctx, scope, obs.user_id, (p) => mergeProfile(p, obs, now)),
-      userId: obs.user_id,
     });
   }
-  return { episodeId, cases, profiles };
+  const profiles = await mergeProfiles(tx, ctx, scope, humans, x, opts.locked ?? false);
+  writes.push(...profiles.writes);
+  const all = withClauses(writes, opts.last);
+  await tx.query(all.sql, all.params);
+  return { episodeId, cases, profiles: profiles.written };
+}
+
+/**
+ * The profile changes of an extraction: each observation merged in turn into its user's
+ * profile as read under the users' locks (taken here unless `locked`), every profile then
+ * written once, its version advanced by the number of observations merged into it.
+ */
+async function mergeProfiles(
+  tx: Sql,
+  ctx: Ctx,
+  scope: Scope,
+  humans: readonly string[],
+  x: Extraction,
+  locked: boolean,
+): Promise<{ writes: Statement[]; written: { id: string; userId: string }[] }> {
+  const users = observedUsers(humans, x);
+  if (!users.length) return { writes: [], written: [] };
+  if (!locked) await tx.query(`SELECT ${PROFILE_LOCKS('$1')}`, [profileLockKeys(ctx, scope, users)]);
+  const rows = await tx.query<{ id: string; user_id: string; profile_data: ProfileData; version: number }>(
+    `SELECT id, user_id, profile_data, version FROM profiles
+     WHERE tenant_id = $1 AND app_id = $2 AND project_id = $3 AND deleted_at IS NULL
+       AND user_id IN (SELECT jsonb_array_elements_text($4::jsonb))`,
+    [ctx.tenantId, scope.appId, scope.projectId, JSON.stringify(users)],
+  );
+  const current = new Map(
+    rows.map((r) => [r.user_id, { id: r.id, existed: true, data: r.profile_data, merges: 0 }]),
+  );
+  const now = new Date().toISOString();
+  const written: { id: string; userId: string }[] = [];
+  for (const obs of x.profiles) {
+    if (!users.includes(obs.user_id) || (!obs.explicit_info.length && !obs.implicit_traits.length)) continue;
+    const p = current.get(obs.user_id) ?? { id: newId(), existed: false, data: emptyProfile(), merges: 0 };
+    p.data = mergeProfile(p.data, obs, now);
+    p.merges++;
+    current.set(obs.user_id, p);
+    written.push({ id: p.id, userId: obs.user_id });
+  }
+  const changed = [...current].filter(([, p]) => p.merges > 0);
+  const rowsOf = (existed: boolean) =>
+    jsonParam(
+      changed
+        .filter(([, p]) => p.existed === existed)
+        .map(([userId, p]) => ({ id: p.id, user_id: userId, data: p.data, merges: p.merges })),
+    );
+  const writes: Statement[] = [];
+  if (changed.some(([, p]) => p.existed))
+    writes.push({
+      sql: `UPDATE profiles p SET profile_data = x.data, version = p.version + x.merges, updated_at = now()
+            FROM jsonb_to_recordset($2::jsonb) AS x(id text, data jsonb, merges int)
+            WHERE p.tenant_id = $1 AND p.id = x.id`,
+      params: [ctx.tenantId, rowsOf(true)],
+    });
+  if (changed.some(([, p]) => !p.existed))
+    writes.push({
+      sql: `INSERT INTO profiles (tenant_id, id, app_id, project_id, user_id, profile_data, version)
+            SELECT $1, x.id, $2, $3, x.user_id, x.data, x.merges
+            FROM jsonb_to_recordset($4::jsonb) AS x(id text, user_id text, data jsonb, merges int)`,
+      params: [ctx.tenantId, scope.appId, scope.projectId, rowsOf(false)],
+    });
+  return { writes, written };
 }
 
 export interface FactRecord {
@@ -208,18 +284,18 @@ export interface FactRecord {
   vector: readonly number[];
 }
 
-/** Atomic facts with their vectors, in one statement whatever their number. */
-export async function insertFacts(tx: Sql, tenantId: string, facts: readonly FactRecord[]): Promise<void> {
-  if (!facts.length) return;
-  await tx.query(
-    `INSERT INTO atomic_facts (tenant_id, id, episode_id, app_id, project_id, session_id, owner_ids, ts, content,
-                               source_message_ids, embedding)
-     SELECT $1, x.id, x.episode_id, x.app_id, x.project_id, x.session_id,
-            ARRAY(SELECT jsonb_array_elements_text(x.owner_ids)), x.ts, x.content, x.sources, x.embedding::vector
-     FROM jsonb_to_recordset($2::jsonb) AS x(i int, id text, episode_id text, app_id text, project_id text,
-          session_id text, owner_ids jsonb, ts bigint, content text, sources jsonb, embedding text)
-     ORDER BY x.i`,
-    [
+/** The statement inserting atomic facts with their vectors, whatever their number (none: undefined). */
+function factsInsert(tenantId: string, facts: readonly FactRecord[]): Statement | undefined {
+  if (!facts.length) return undefined;
+  return {
+    sql: `INSERT INTO atomic_facts (tenant_id, id, episode_id, app_id, project_id, session_id, owner_ids, ts, content,
+                                    source_message_ids, embedding)
+          SELECT $1, x.id, x.episode_id, x.app_id, x.project_id, x.session_id,
+                 ARRAY(SELECT jsonb_array_elements_text(x.owner_ids)), x.ts, x.content, x.sources, x.embedding::vector
+          FROM jsonb_to_recordset($2::jsonb) AS x(i int, id text, episode_id text, app_id text, project_id text,
+               session_id text, owner_ids jsonb, ts bigint, content text, sources jsonb, embedding text)
+          ORDER BY x.i`,
+    params: [
       tenantId,
       jsonParam(
         facts.map((f, i) => ({
@@ -237,8 +313,28 @@ export async function insertFacts(tx: Sql, tenantId: string, facts: readonly Fac
         })),
       ),
     ],
-  );
+  };
 }
+
+/** Atomic facts with their vectors, in one statement whatever their number. */
+export async function insertFacts(tx: Sql, tenantId: string, facts: readonly FactRecord[]): Promise<void> {
+  const insert = factsInsert(tenantId, facts);
+  if (insert) await tx.query(insert.sql, insert.params);
+}
+
+/** The key of the lock on one user's profile (lockProfile, PROFILE_LOCKS). */
+const profileLockKey = (ctx: Ctx, scope: Scope, userId: string) =>
+  JSON.stringify([ctx.tenantId, scope.appId, scope.projectId, userId]);
+const profileLockKeys = (ctx: Ctx, scope: Scope, users: readonly string[]) =>
+  JSON.stringify(users.map((u) => profileLockKey(ctx, scope, u)));
+
+/**
+ * SQL taking the profile locks named by the keys in the jsonb array parameter `param`
+ * (profileLockKeys) for this transaction, in key order, as lockProfile takes one.
+ */
+const PROFILE_LOCKS = (param: string) =>
+  `(SELECT count(pg_advisory_xact_lock(hashtextextended(k, 11))::text)
+    FROM (SELECT jsonb_array_elements_text(${param}::jsonb) AS k ORDER BY 1) s)`;
 
 export interface LockedProfile {
   id: string;
@@ -254,7 +350,7 @@ export async function lockProfile(
   userId: string,
 ): Promise<LockedProfile | undefined> {
   await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 11))', [
-    JSON.stringify([ctx.tenantId, scope.appId, scope.projectId, userId]),
+    profileLockKey(ctx, scope, userId),
   ]);
   const rows = await tx.query<{ id: string; profile_data: ProfileData; version: number }>(
     `SELECT id, profile_data, version FROM profiles
@@ -287,19 +383,6 @@ export async function writeProfile(
     [ctx.tenantId, id, scope.appId, scope.projectId, userId, JSON.stringify(next)],
   );
   return { id, version: 1 };
-}
-
-/** Read-modify-write of one user's profile under a lock on that user. Returns the profile id. */
-export async function upsertProfile(
-  tx: Sql,
-  ctx: Ctx,
-  scope: Scope,
-  userId: string,
-  change: (p: ProfileData) => ProfileData,
-): Promise<string> {
-  const existing = await lockProfile(tx, ctx, scope, userId);
-  const next = change(existing?.profile_data ?? emptyProfile());
-  return (await writeProfile(tx, ctx, scope, userId, existing, next)).id;
 }
 
 const distinct = (xs: string[]) => [...new Set(xs)];

@@ -14,6 +14,7 @@ import { sql as v1SelfMigrated } from './0013_v1_self_migrated.js';
 import { sql as searchPostings } from './0014_search_postings.js';
 import { sql as messageSearch } from './0015_message_search.js';
 import { sql as turnSpeaker } from './0016_turn_speaker.js';
+import { sql as finish } from './0017_finish.js';
 
 export interface Migration {
   version: number;
@@ -39,4 +40,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 14, name: 'search_postings', sql: searchPostings },
   { version: 15, name: 'message_search', sql: messageSearch },
   { version: 16, name: 'turn_speaker', sql: turnSpeaker },
+  { version: 17, name: 'finish', sql: finish },
 ];
