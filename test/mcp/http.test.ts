@@ -130,7 +130,7 @@ describe.each(DRIVERS)('MCP over Streamable HTTP [%s]', (driver) => {
     const tiny = await ok(a, 'recall', { ...args, max_tokens: 100 });
     expect(Math.ceil(tiny.context.length / 4)).toBeLessThanOrEqual(100);
     expect(tiny.omitted).toBeGreaterThan(0);
-    expect(tiny.context).toMatch(/omitted to stay within max_tokens/);
+    expect(tiny.context).toMatch(/omitted to fit max_tokens/);
     const prompt = await a.getPrompt({
       name: 'recall_context',
       arguments: { query: 'dinner in Lisbon', user_id: 'alice' },

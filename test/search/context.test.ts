@@ -102,7 +102,26 @@ describe('recall context: units packed whole into a token budget', () => {
     // the episode view (~190 tokens) does not fit 120 tokens; the turn after it does
     const p = packContext(units, 120);
     expect(p.units.map((u) => u.id)).toEqual(['f1', 'm3', 'f2']);
-    expect(p.text).toMatch(/\(2 more results omitted to stay within max_tokens\)$/);
+    expect(p.text).toMatch(/\(2 more omitted to fit max_tokens\)$/);
+  });
+
+  it('keeps room for the closing line only when a unit is left out, and only as much as it needs', () => {
+    const unit = (id: string): ContextUnit => ({
+      kind: 'fact',
+      id,
+      text: `- ${id.repeat(38)}`, // 40 characters
+      score: 1,
+      sources: [`m-${id}`],
+    });
+    // three units and their two newlines: 122 characters, within 31 tokens (124)
+    const all = packContext([unit('a'), unit('b'), unit('c')], 31);
+    expect(all.units.map((u) => u.id)).toEqual(['a', 'b', 'c']);
+    expect(all.text).not.toMatch(/omitted/);
+    // with a fourth that cannot fit, two units and the 34-character closing line do
+    const some = packContext([unit('a'), unit('b'), unit('c'), unit('d')], 31);
+    expect(some.units.map((u) => u.id)).toEqual(['a', 'b']);
+    expect(some.text).toMatch(/\n\(2 more omitted to fit max_tokens\)$/);
+    expect(some.text.length).toBeLessThanOrEqual(124);
   });
 
   it('skips a turn already shown through the fact made of it', () => {
@@ -131,7 +150,7 @@ describe('recall context: units packed whole into a token budget', () => {
       unit('b1', 'sb', 0.8),
       unit('c1', 'sc', 0.78),
     ];
-    const budget = 60; // five units
+    const budget = 48; // five units and the closing line
 
     it('tells such questions from the others', () => {
       for (const q of [

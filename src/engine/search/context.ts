@@ -201,11 +201,13 @@ export function spreadUnits(units: readonly ContextUnit[], share = SPREAD_SHARE)
   return out;
 }
 
-/** Room kept for the closing "omitted" line. */
-const RESERVE_CHARS = 80;
+/** The closing line of a context that left units out. */
+const omittedNote = (n: number) => `(${n} more omitted to fit max_tokens)`;
 
 /**
  * Packs units (best first) into maxTokens with a strict fit; the text is at most maxTokens.
+ * When units are left out for room, a closing line says how many, and only its own length
+ * is kept free for it (the longest it can be for these units): the units get the rest.
  * Given the question, a small budget for a question asking for several things takes its
  * units spread over conversations (spreadUnits).
  */
@@ -213,10 +215,27 @@ export function packContext(units: readonly ContextUnit[], maxTokens: number, qu
   if (query !== undefined && maxTokens < SPREAD_BELOW_TOKENS && asksForSeveral(query))
     units = spreadUnits(units);
   const limit = maxTokens * 4;
-  const budget = Math.max(0, limit - RESERVE_CHARS);
+  let packed = fill(units, limit);
+  if (packed.tooLong > 0) packed = fill(units, Math.max(0, limit - omittedNote(units.length).length - 1));
+  const taken = packed.taken;
+  const omitted = units.length - taken.length;
+  let text = taken.map((u) => u.text).join('\n');
+  if (omitted > 0) {
+    const note = `${text ? '\n' : ''}${omittedNote(omitted)}`;
+    if (text.length + note.length <= limit) text += note;
+  }
+  return { text, tokens: tokenCount(text), units: taken, omitted };
+}
+
+/**
+ * The units (best first) that fit in `budget` characters, one per line, strictly; a fact or
+ * turn whose messages are all shown already is skipped. tooLong: units left out for room.
+ */
+function fill(units: readonly ContextUnit[], budget: number): { taken: ContextUnit[]; tooLong: number } {
   const taken: ContextUnit[] = [];
   const covered = new Set<string>();
   let chars = 0;
+  let tooLong = 0;
   for (const u of units) {
     const redundant =
       (u.kind === 'fact' || u.kind === 'message') &&
@@ -224,16 +243,13 @@ export function packContext(units: readonly ContextUnit[], maxTokens: number, qu
       u.sources.every((s) => covered.has(s));
     if (redundant) continue;
     const add = u.text.length + (taken.length ? 1 : 0);
-    if (chars + add > budget) continue;
+    if (chars + add > budget) {
+      tooLong++;
+      continue;
+    }
     taken.push(u);
     chars += add;
     for (const s of u.sources) covered.add(s);
   }
-  const omitted = units.length - taken.length;
-  let text = taken.map((u) => u.text).join('\n');
-  if (omitted > 0) {
-    const note = `${text ? '\n' : ''}(${omitted} more result${omitted === 1 ? '' : 's'} omitted to stay within max_tokens)`;
-    if (text.length + note.length <= limit) text += note;
-  }
-  return { text, tokens: tokenCount(text), units: taken, omitted };
+  return { taken, tooLong };
 }
