@@ -69,6 +69,36 @@ describe('offline extractor: facts', () => {
     expect(qa?.message_ids).toEqual(['m1', 'm2']);
   });
 
+  it('names the group a "they" stands for when the conversation just named it', () => {
+    const msg = builder();
+    const ana = { sender_id: 'a', sender_name: 'Ana', role: 'user' as const };
+    const ben = { sender_id: 'b', sender_name: 'Ben', role: 'user' as const };
+    const seg = [
+      msg({ ...ana, content: 'Last Sunday I took my nephews to the aquarium, a long day out.' }),
+      msg({ ...ben, content: 'That sounds lovely! What did they like most?' }),
+      msg({ ...ana, content: 'They loved the jellyfish tank and the sharks were a big hit too.' }),
+      msg({ ...ben, content: 'I read to the twins every night now. They fall asleep quickly.' }),
+    ];
+    const facts = extract(seg, { humans: ['a', 'b'], agents: [] }).episode.facts;
+    const loved = facts.find((f) => f.message_ids.includes('m3'));
+    // "my" is Ana's: the group is named from a third person's point of view
+    expect(loved?.content).toMatch(/\bthey \(Ana's nephews\) loved the jellyfish tank/i);
+    // a fact that names its group before the pronoun keeps its text
+    const twins = facts.find((f) => f.message_ids.includes('m4'));
+    expect(twins?.content).toMatch(/the twins every night now; they fall asleep quickly\.$/);
+    for (const f of facts) expect(f.content.match(/\(/g)?.length ?? 0).toBeLessThanOrEqual(1);
+    // a "they" with no group named just before stays as it is
+    const other = builder();
+    const alone = extract(
+      [
+        other({ ...ben, content: 'The new bakery on Rua Augusta finally opened this morning.' }),
+        other({ ...ana, content: 'I walked past it at noon and they had sold out of everything already.' }),
+      ],
+      { humans: ['a', 'b'], agents: [] },
+    ).episode.facts;
+    expect(alone.find((f) => f.message_ids.includes('m2'))?.content).toMatch(/\bthey had sold out\b/);
+  });
+
   it('resolves "you" to the participant named in a three-way chat', () => {
     const msg = builder();
     const seg = [

@@ -6,6 +6,7 @@
  */
 import type { ExtractedFact } from '../../core/ports.js';
 import type { MessageView, Sentence } from './analyze.js';
+import { linkGroups } from './coreference.js';
 import { capitalize, contentStems, terminate, truncate } from './text.js';
 
 /** Minimum score for a sentence to become a fact. */
@@ -178,7 +179,7 @@ export function extractFacts(views: readonly MessageView[], perMessage = 3): Ext
     }
     facts.push(...toolFacts(views, i));
   });
-  return dedupe(facts);
+  return linkGroups(dedupe(facts), views);
 }
 
 const NEAR_WINDOW = 60;
