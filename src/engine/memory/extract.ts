@@ -4,7 +4,7 @@ import { newId } from '../../core/ids.js';
 import type { Extraction, SegmentMessage } from '../../core/ports.js';
 import { type Statement, withClauses } from '../../core/statement.js';
 import { agentChain, type Ctx, type MemoryDeps, type Scope } from './deps.js';
-import { type SegmentRow, segmentMessages, toSegmentMessage } from './messages.js';
+import { type PendingMessage, type SegmentRow, segmentMessages, toSegmentMessage } from './messages.js';
 import { emptyProfile, mergeProfile } from './profile.js';
 import { LIVE_MESSAGES } from './stored-message.js';
 
@@ -31,7 +31,7 @@ export async function extractSegment(
   ctx: Ctx,
   scope: Scope,
   segmentId: string,
-  known?: readonly SegmentRow[],
+  known?: readonly Pick<PendingMessage, keyof SegmentRow | 'unembedded'>[],
 ): Promise<boolean> {
   const pending =
     known ?? (await segmentMessages(deps.db, ctx.tenantId, segmentId)).filter((r) => r.state === 'segmented');
@@ -40,11 +40,17 @@ export async function extractSegment(
   const humans = distinct(segment.filter((m) => m.role === 'user').map((m) => m.sender_id));
   const agents = distinct(segment.filter((m) => m.role === 'assistant').map((m) => m.sender_id));
   const extraction = await deps.extractor.extract(segment, { humans, agents });
-  const vectors = await deps.embedder.embed([
+  // The turns without an embedding get theirs with the episode's and the facts' (one call),
+  // written by the UPDATE that marks them extracted: one new row version per turn.
+  const texts = [
     episodeEmbeddingText(extraction.episode),
     ...extraction.episode.facts.map((f) => f.content),
     ...extraction.cases.map(caseEmbeddingText),
-  ]);
+  ];
+  const turns = pending.filter((m) => m.unembedded && m.content !== '');
+  const all = await deps.embedder.embed([...texts, ...turns.map((m) => m.content)]);
+  const vectors = all.slice(0, texts.length);
+  const turnVectors = Object.fromEntries(turns.map((m, i) => [m.id, vectorText(all[texts.length + i]!)]));
 
   const written = await deps.db.transaction(async (tx) => {
     // The segment's live messages, locked (a delete waits for this write, and a message
@@ -63,9 +69,10 @@ export async function extractSegment(
     const ids = await writeExtraction(tx, ctx, scope, segmentId, segment, humans, extraction, vectors, {
       locked: true,
       last: {
-        sql: `UPDATE messages SET state = 'extracted', owner_ids = ARRAY(SELECT jsonb_array_elements_text($3::jsonb))
+        sql: `UPDATE messages m SET state = 'extracted', owner_ids = ARRAY(SELECT jsonb_array_elements_text($3::jsonb)),
+                     embedding = coalesce(($4::jsonb ->> m.id)::vector, m.embedding)
               WHERE tenant_id = $1 AND segment_id = $2 AND state = 'segmented'`,
-        params: [ctx.tenantId, segmentId, JSON.stringify(humans)],
+        params: [ctx.tenantId, segmentId, JSON.stringify(humans), JSON.stringify(turnVectors)],
       },
     });
     const casesByAgent = new Set(extraction.cases.map((c) => c.agent_id));

@@ -120,9 +120,20 @@ export async function sessionMessages(
   );
 }
 
-export async function segmentMessages(q: Sql, tenantId: string, segmentId: string): Promise<MessageRow[]> {
-  return q.query<MessageRow>(
-    `SELECT * FROM ${LIVE_MESSAGES} m WHERE tenant_id = $1 AND segment_id = $2 ${ORDER}`,
+/** A message of a segment as extraction reads it: its state, and whether it has no embedding yet. */
+export interface PendingMessage extends SegmentRow, Row {
+  state: string;
+  unembedded: boolean;
+}
+
+export async function segmentMessages(
+  q: Sql,
+  tenantId: string,
+  segmentId: string,
+): Promise<PendingMessage[]> {
+  return q.query<PendingMessage>(
+    `SELECT ${SEGMENT_COLUMNS}, m.state, m.embedding IS NULL AS unembedded FROM ${LIVE_MESSAGES} m
+     WHERE tenant_id = $1 AND segment_id = $2 ${ORDER}`,
     [tenantId, segmentId],
   );
 }

@@ -12,10 +12,12 @@ import { LIVE_MESSAGES } from './stored-message.js';
  * 1. the messages it brought join the session buffer, and the buffer is cut at extraction
  *    boundaries (everything, on flush);
  * 2. one UPDATE moves every message concerned (queued -> buffered or segmented, buffered ->
- *    segmented) and gives each open message without an embedding its vector (so a turn is
- *    found by meaning before and after extraction; if the embedder fails they stay
- *    findable by keyword): one new row version per message instead of one per step;
- * 3. every cut segment of the session not yet extracted is extracted.
+ *    segmented) and gives the messages left in the buffer their embedding (so a turn waiting
+ *    for a boundary is found by meaning; if the embedder fails they stay findable by
+ *    keyword, and the next job tries again);
+ * 3. every cut segment of the session not yet extracted is extracted, its turns' embeddings
+ *    written with their `extracted` state.
+ * A turn's vector is written with a change of state it goes through anyway: no row version of its own.
  * Nothing is written before step 2's single statement and each step is idempotent, so a
  * job interrupted anywhere is simply run again.
  */
@@ -99,13 +101,6 @@ export async function processSession(deps: MemoryDeps, task: TaskRow): Promise<P
     [ctx.tenantId, scope.appId, scope.projectId, sessionId, task.id],
   );
   const buffered = open.filter((m) => m.state === 'buffered' || m.arrived);
-  // Messages queued by later jobs of the session are left to those jobs: each message is
-  // embedded in the same UPDATE that moves it, so it is written (and indexed) once less.
-  const vectors = await embedMessages(
-    deps,
-    open.filter((m) => m.state !== 'queued' || m.arrived),
-  );
-
   const firstNew = buffered.findIndex((m) => m.task_id === task.id);
   const { segments, tail } = await cutSegments(
     buffered.map(toSegmentMessage),
@@ -113,9 +108,18 @@ export async function processSession(deps: MemoryDeps, task: TaskRow): Promise<P
     (buf, next) => deps.extractor.isTopicShift(buf, next),
     { flush, firstNew: firstNew === -1 ? buffered.length : firstNew },
   );
+  // The messages left in the buffer get their embedding now, in the UPDATE that moves them;
+  // those cut into a segment (now or by an earlier run) get theirs when it is extracted,
+  // below, in the UPDATE that marks them extracted. Either way a message is written (and
+  // indexed) once per state it rests in. Messages queued by later jobs are left to them.
+  const waiting = new Set(tail.map((m) => m.id));
+  const vectors = await embedMessages(
+    deps,
+    buffered.filter((m) => waiting.has(m.id)),
+  );
 
   // Every change in one statement: arrived messages join the buffer or their segment,
-  // buffered ones cut into a segment move to it, and each gets its embedding with it.
+  // buffered ones cut into a segment move to it, those left in the buffer get their embedding.
   const byId = new Map(open.map((m) => [m.id, m]));
   const changes = new Map<string, MessageChange>();
   const change = (m: OpenMessage): MessageChange => {
