@@ -4,7 +4,7 @@
  * in the same run on the same store.
  *
  *   npm run bench:scale:ingest [-- --data <locomo10.json>] [--drivers postgres,pglite]
- *        [--clients 8,64] [--batch 10] [--seconds 10] [--process-seconds 20]
+ *        [--clients 8,64] [--batch 10] [--seconds 10] [--process-seconds 20] [--statements]
  *
  * PostgreSQL: a throwaway database created on DATABASE_URL (or ENGRAM_TEST_DATABASE_URL),
  * e.g. a cluster started by `.ci/start-postgres.sh`, dropped at the end. Embedded: a PGlite
@@ -59,6 +59,8 @@ const { values: args } = parseArgs({
     seconds: { type: 'string', default: '10' },
     'warmup-seconds': { type: 'string', default: '2' },
     'process-seconds': { type: 'string', default: '20' },
+    /** Prints the statements that took most of the processing window's time. */
+    statements: { type: 'boolean', default: false },
     /** Writes a CPU profile of this process for each measured engram window into this dir. */
     'cpu-prof': { type: 'string' },
   },
@@ -279,6 +281,7 @@ async function benchDriver(driver: 'postgres' | 'pglite'): Promise<string[]> {
     const cpu = process.cpuUsage();
     const t0 = performance.now();
     const statements0 = counted.statements();
+    const times0 = new Map(counted.times().map((t) => [t.text, t]));
     const processed = await profiled(`${driver}-process`, async () => {
       await engram.queue.start(false);
       await new Promise((r) => setTimeout(r, PROCESS_SECONDS * 1000));
@@ -298,6 +301,25 @@ async function benchDriver(driver: 'postgres' | 'pglite'): Promise<string[]> {
         `${(statements / Math.max(1, tasks)).toFixed(1)} (${(statements / Math.max(1, processed)).toFixed(2)}) | ` +
         `${f0((cpuMs * 1000) / Math.max(1, processed))} |`,
     );
+    if (args.statements) {
+      // Where the processing window's statement time went (wall time from send to answer).
+      const spent = counted
+        .times()
+        .map((t) => ({
+          ...t,
+          calls: t.calls - (times0.get(t.text)?.calls ?? 0),
+          ms: t.ms - (times0.get(t.text)?.ms ?? 0),
+        }))
+        .filter((t) => t.calls > 0)
+        .sort((a, b) => b.ms - a.ms)
+        .slice(0, 8);
+      lines.push('', '| statement | calls | ms per call | ms per job |', '| --- | --- | --- | --- |');
+      for (const t of spent)
+        lines.push(
+          `| ${t.text.replace(/\s+/g, ' ').slice(0, 90)} | ${t.calls} | ${(t.ms / t.calls).toFixed(2)} | ` +
+            `${(t.ms / Math.max(1, tasks)).toFixed(2)} |`,
+        );
+    }
   } finally {
     await engram.close();
     await store.db.close();

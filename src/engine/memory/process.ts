@@ -87,18 +87,21 @@ export async function processSession(deps: MemoryDeps, task: TaskRow): Promise<P
   const sessionId = task.session_id!;
   const flush = task.payload['flush'] === true;
 
-  // The session's open messages in one read: the buffer (buffered, and the queued messages
-  // of this job or of an earlier job of the session that ended without moving them, found
-  // by the job's key), and the segments cut but not extracted yet.
+  // The session's open messages this job works on, in one read: the buffer (buffered, and
+  // the queued messages of this job or of an earlier job of the session that ended without
+  // moving them: those of no unfinished job of the session), and the segments cut but not
+  // extracted yet. The messages queued by the session's later jobs (a backlog) are not read;
+  // the session's unfinished jobs are few and read once (tasks_chain), not once per message.
   const open = await deps.db.query<OpenMessage>(
     `SELECT ${SEGMENT_COLUMNS}, m.seq, m.state, m.segment_id, m.task_id, m.embedding IS NULL AS unembedded,
-            m.state = 'queued' AND (m.task_id = $5 OR EXISTS (
-              SELECT 1 FROM tasks t WHERE t.tenant_id = m.tenant_id AND t.id = m.task_id
-                AND t.status IN ('success', 'failed'))) AS arrived
+            m.state = 'queued' AS arrived
      FROM ${LIVE_MESSAGES} m
      WHERE m.tenant_id = $1 AND m.app_id = $2 AND m.project_id = $3 AND m.session_id = $4 AND m.state <> 'extracted'
+       AND (m.state <> 'queued' OR m.task_id = $5 OR m.task_id NOT IN (
+             SELECT t.id FROM tasks t WHERE t.tenant_id = $1 AND t.chain_key = $6
+               AND t.status IN ('queued', 'processing', 'pending')))
      ORDER BY m.ts, m.seq`,
-    [ctx.tenantId, scope.appId, scope.projectId, sessionId, task.id],
+    [ctx.tenantId, scope.appId, scope.projectId, sessionId, task.id, task.chain_key],
   );
   const buffered = open.filter((m) => m.state === 'buffered' || m.arrived);
   const firstNew = buffered.findIndex((m) => m.task_id === task.id);
