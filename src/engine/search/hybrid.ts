@@ -172,6 +172,18 @@ async function scoreRows(
         );
         sources.push(`SELECT id FROM ${of('kw', i)}`);
       });
+    } else if (!pool && groups) {
+      // Given rows scored from their tsvector in one pass for every query (see kwre).
+      ctes.push(
+        `kwids AS MATERIALIZED (${bm25Scores(
+          `(SELECT ${a}.id, ${a}.search FROM ${t.from} WHERE ${t.where} AND ${a}.id = ANY (${only}))`,
+          'w',
+          groups,
+        )})`,
+      );
+      qs.forEach((_, i) => {
+        if (kwOf[i]) ctes.push(`kwall${i} AS (SELECT id, s${i} AS score FROM kwids WHERE s${i} IS NOT NULL)`);
+      });
     } else
       qs.forEach((q, i) => {
         if (!kwOf[i]) return;
