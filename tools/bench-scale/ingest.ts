@@ -5,6 +5,7 @@
  *
  *   npm run bench:scale:ingest [-- --data <locomo10.json>] [--drivers postgres,pglite]
  *        [--clients 8,64] [--batch 10] [--seconds 10] [--process-seconds 20] [--statements]
+ *        [--worker-concurrency N]
  *
  * PostgreSQL: a throwaway database created on DATABASE_URL (or ENGRAM_TEST_DATABASE_URL),
  * e.g. a cluster started by `.ci/start-postgres.sh`, dropped at the end. Embedded: a PGlite
@@ -59,6 +60,8 @@ const { values: args } = parseArgs({
     seconds: { type: 'string', default: '10' },
     'warmup-seconds': { type: 'string', default: '2' },
     'process-seconds': { type: 'string', default: '20' },
+    /** Worker concurrency of the processing window (default: engram's default). */
+    'worker-concurrency': { type: 'string' },
     /** Prints the statements that took most of the processing window's time. */
     statements: { type: 'boolean', default: false },
     /** Writes a CPU profile of this process for each measured engram window into this dir. */
@@ -215,6 +218,7 @@ async function benchDriver(driver: 'postgres' | 'pglite'): Promise<string[]> {
     ENGRAM_LOG_LEVEL: 'silent',
     ENGRAM_RATE_LIMIT_RPS: '0',
     ENGRAM_IDLE_EXTRACT_MINUTES: '0',
+    ...(args['worker-concurrency'] ? { ENGRAM_WORKER_CONCURRENCY: args['worker-concurrency'] } : {}),
     ...(url ? { DATABASE_URL: url } : {}),
   });
   // The store as `serve` opens it (vector indexes built at start), through a Db that

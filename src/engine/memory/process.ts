@@ -123,6 +123,10 @@ export async function processSession(deps: MemoryDeps, task: TaskRow): Promise<P
 
   // Every change in one statement: arrived messages join the buffer or their segment,
   // buffered ones cut into a segment move to it, those left in the buffer get their embedding.
+  // The rows are found by primary key (the ids as an array), whatever the statistics: on a
+  // store not analysed yet (the embedded store after a burst of adds) a join on the ids
+  // alone was planned as a hash of every message of the tenant. A message deleted since
+  // the read moves too; no read sees it, and its segment's extraction leaves it out.
   const byId = new Map(open.map((m) => [m.id, m]));
   const changes = new Map<string, MessageChange>();
   const change = (m: OpenMessage): MessageChange => {
@@ -148,7 +152,8 @@ export async function processSession(deps: MemoryDeps, task: TaskRow): Promise<P
         `UPDATE messages m SET state = x.state, segment_id = coalesce(x.segment_id, m.segment_id),
                 embedding = coalesce(x.embedding::vector, m.embedding)
          FROM jsonb_to_recordset($2::jsonb) AS x(id text, was text, state text, segment_id text, embedding text)
-         WHERE m.tenant_id = $1 AND m.id = x.id AND m.state = x.was AND m.deleted_at IS NULL
+         WHERE m.tenant_id = $1 AND m.id = ANY (ARRAY(SELECT jsonb_array_elements($2::jsonb) ->> 'id'))
+           AND m.id = x.id AND m.state = x.was
          RETURNING m.id`,
         [ctx.tenantId, JSON.stringify([...changes.values()])],
       )
