@@ -50,6 +50,16 @@ describe('PGlite statistics upkeep', () => {
     expect((await stats('messages')).tuples).toBe(3010);
   });
 
+  it('analyses a table whose size an index build recorded but that has no statistics', async () => {
+    await t.db.query('CREATE TABLE size_probe (id int PRIMARY KEY, name text)');
+    await t.db.query(`INSERT INTO size_probe SELECT g, 'name ' || g FROM generate_series(1, 500) g`);
+    await t.db.query('CREATE INDEX size_probe_name ON size_probe (name)');
+    expect(await stats('size_probe')).toEqual({ tuples: 500, analysed: false });
+    expect(await refreshStatistics(t.db)).toContain('size_probe');
+    expect(await stats('size_probe')).toEqual({ tuples: 500, analysed: true });
+    expect(await refreshStatistics(t.db)).toEqual([]);
+  });
+
   it('leaves the visibility map set, so index-only scans skip the heap', async () => {
     await t.db.query('SET enable_seqscan = off');
     await t.db.query('SET enable_bitmapscan = off');
