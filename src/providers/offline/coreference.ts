@@ -24,12 +24,15 @@ const NOT_NOUNS = new Set(
   ),
 );
 
+/** The groups named in `text`, in order (matches of GROUP whose noun is one). */
+const groupsIn = (text: string) =>
+  [...text.matchAll(GROUP)].filter((m) => !NOT_NOUNS.has((m[3] ?? '').toLowerCase()));
+
 /** The last group named in `text`, rendered from the point of view of a third person. */
 function lastGroup(text: string, view: MessageView): string | null {
   let found: string | null = null;
-  for (const m of text.matchAll(GROUP)) {
+  for (const m of groupsIn(text)) {
     const [, det, mods, noun] = m as unknown as [string, string, string, string];
-    if (NOT_NOUNS.has(noun.toLowerCase())) continue;
     const d = det.toLowerCase();
     const owner =
       d === 'my' || d === 'our'
@@ -64,7 +67,7 @@ export function linkGroups(facts: readonly ExtractedFact[], views: readonly Mess
   return facts.map((f) => {
     const m = PRONOUN.exec(f.content);
     if (!m) return f;
-    if (lastGroupAnywhere(f.content.slice(0, m.index))) return f;
+    if (groupsIn(f.content.slice(0, m.index)).length > 0) return f;
     const first = Math.min(...f.message_ids.map((id) => index.get(id) ?? Number.POSITIVE_INFINITY));
     if (!Number.isFinite(first)) return f;
     const own = PRONOUN.exec(views[first]!.msg.content);
@@ -74,6 +77,3 @@ export function linkGroups(facts: readonly ExtractedFact[], views: readonly Mess
     return { ...f, content: `${f.content.slice(0, at)} (${group})${f.content.slice(at)}` };
   });
 }
-
-const lastGroupAnywhere = (text: string) =>
-  [...text.matchAll(GROUP)].some((m) => !NOT_NOUNS.has((m[3] ?? '').toLowerCase()));
