@@ -19,16 +19,6 @@ const FEATURE_NOT_SUPPORTED = '0A000';
 
 const { serialize } = protocol;
 
-const concat = (parts: Uint8Array[]) => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-};
-
 interface Statement {
   name: string;
   /** Type oid of each parameter, as the backend inferred it (for PGlite's serializers). */
@@ -38,7 +28,7 @@ interface Statement {
 export function preparedQueries(pg: PGlite, max = PREPARED_MAX) {
   const cache = new Map<string, Statement>();
   let seq = 0;
-  const send = (parts: Uint8Array[]) => pg.execProtocolStream(concat(parts), {});
+  const send = (parts: Uint8Array[]) => pg.execProtocolStream(Buffer.concat(parts), {});
 
   async function prepare(text: string): Promise<Statement> {
     const known = cache.get(text);
