@@ -97,6 +97,19 @@ describe('offline extractor: facts', () => {
       { humans: ['a', 'b'], agents: [] },
     ).episode.facts;
     expect(alone.find((f) => f.message_ids.includes('m2'))?.content).toMatch(/\bthey had sold out\b/);
+    // "their ..." is a pronoun of a group, not a group: the "they" reaches past it
+    const third = builder();
+    const past = extract(
+      [
+        third({ ...ana, content: 'We hosted my cousins for the whole weekend.' }),
+        third({ ...ben, content: 'Did you see their faces when the cake came out?' }),
+        third({ ...ana, content: 'They were thrilled, it was worth the baking.' }),
+      ],
+      { humans: ['a', 'b'], agents: [] },
+    ).episode.facts;
+    expect(past.find((f) => f.message_ids.includes('m3'))?.content).toMatch(
+      /\bthey \(Ana's cousins\) were thrilled/i,
+    );
   });
 
   it('resolves "you" to the participant named in a three-way chat', () => {

@@ -13,9 +13,13 @@ import type { MessageView } from './analyze.js';
  */
 const PRONOUN = /\b(?:they|them)\b/i;
 
-/** A determiner, at most two modifiers, a plural noun ("the twins", "my two older sisters"). */
+/**
+ * A determiner, at most two modifiers, a plural noun ("the twins", "my two older sisters").
+ * Not "their": it is itself a pronoun of a group, so "their faces" names no group that a
+ * later "they" could stand for.
+ */
 const GROUP =
-  /\b(the|my|our|your|his|her|their|these|those|both)\s+((?:[a-z][a-z-]*\s+){0,2}?)(children|people|men|women|[a-z]{2,}[^s'\W]s)\b/gi;
+  /\b(the|my|our|your|his|her|these|those|both)\s+((?:[a-z][a-z-]*\s+){0,2}?)(children|people|men|women|[a-z]{2,}[^s'\W]s)\b/gi;
 
 /** Plural-looking words that are not nouns of a group. */
 const NOT_NOUNS = new Set(
