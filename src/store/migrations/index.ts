@@ -15,6 +15,7 @@ import { sql as searchPostings } from './0014_search_postings.js';
 import { sql as messageSearch } from './0015_message_search.js';
 import { sql as turnSpeaker } from './0016_turn_speaker.js';
 import { sql as finish } from './0017_finish.js';
+import { sql as postingsVacuum } from './0018_postings_vacuum.js';
 
 export interface Migration {
   version: number;
@@ -41,4 +42,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 15, name: 'message_search', sql: messageSearch },
   { version: 16, name: 'turn_speaker', sql: turnSpeaker },
   { version: 17, name: 'finish', sql: finish },
+  { version: 18, name: 'postings_vacuum', sql: postingsVacuum },
 ];
