@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SearchInput } from '../../src/contract/search.js';
 import { silentLogger } from '../../src/core/log.js';
+import { bind, episodeTarget } from '../../src/engine/search/scope.js';
 import { SearchService } from '../../src/engine/search/service.js';
+import { nearest } from '../../src/engine/search/vector.js';
 import { VectorConfigError, VectorIndex } from '../../src/engine/vector-index.js';
 import { DRIVERS } from '../helpers/drivers.js';
 import { HashEmbedder } from '../helpers/hash-embedder.js';
@@ -104,6 +106,44 @@ describe.each(DRIVERS)('vector set-up [%s]', (driver) => {
     expect(all.episodes).toHaveLength(5);
     const scores = all.episodes.map((e) => e.score);
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
+  });
+
+  it('the nearest read chooses between HNSW and the exact scan from one read of the owner statistics', async () => {
+    for (let i = 0; i < 3; i++)
+      await seedEpisode(f, { owners: ['w'], subject: `harbour boats ${i}`, facts: [] });
+    const scope = {
+      tenantId: 'tenant-a',
+      appId: 'default',
+      projectId: 'default',
+      ownerId: 'w',
+      filters: undefined,
+    };
+    const vector = (await f.embedder.embed(['harbour boats']))[0]!;
+    const run = async (exactMaxRows: number) => {
+      const index = await VectorIndex.setup(f.db, f.embedder, silentLogger, {
+        pgliteHnswMinRows: 0,
+        exactMaxRows,
+      });
+      expect(index.hasHnsw('episodes')).toBe(true);
+      const t = episodeTarget(scope);
+      const p = bind(t);
+      const sql = `SELECT id FROM ${nearest(index, t, { vector, limit: 2 }, p)} v`;
+      const plan = (
+        await f.db.query<Record<string, string>>(`EXPLAIN (ANALYZE, COSTS OFF) ${sql}`, p.values)
+      ).map((r) => Object.values(r)[0]!);
+      // the node under the exact branch's one-time filter, run or not
+      const exactBranch = plan[plan.findIndex((l) => /One-Time Filter: \(NOT /.test(l)) + 1]!;
+      const ids = (await f.db.query<{ id: string }>(sql, p.values)).map((r) => r.id);
+      return { plan: plan.join('\n'), exactRan: !/never executed/.test(exactBranch), ids };
+    };
+    const exact = await run(1_000);
+    const approximate = await run(0);
+    for (const { plan } of [exact, approximate])
+      expect(plan.match(/on search_counts/g), plan).toHaveLength(1);
+    expect(exact.exactRan, exact.plan).toBe(true);
+    expect(approximate.exactRan, approximate.plan).toBe(false);
+    expect(exact.ids).toHaveLength(2);
+    expect(approximate.ids).toHaveLength(2);
   });
 
   it('a different embedder on a database with vectors fails with both names and `engram reindex`', async () => {

@@ -61,8 +61,12 @@ export function nearest(index: VectorIndex, t: Target, q: VectorQuery, p: Params
     `(SELECT ${t.alias}.id, ${dist} AS d FROM ${t.from} WHERE ${where}${gate} ORDER BY ${order} LIMIT ${lim})`;
   const table = TABLE_OF[t.kind];
   if (t.filtered || !index.hasHnsw(table)) return scan(`${dist} + 0`, '');
-  const size = `(SELECT coalesce(sum(docs), 0)::float8 FROM search_counts WHERE ${countsKey(p.add(t.kind))} AND term = '')`;
-  const rows = `(SELECT greatest(reltuples, 0)::float8 FROM pg_class WHERE oid = '${table}'::regclass)`;
-  const approximate = `(${size} > ${p.add(index.exactMaxRows)} AND ${size} * ${size} >= ${p.add(HNSW_VISIT_COST * q.limit)}::float8 * ${rows})`;
-  return `(${scan(dist, ` AND ${approximate}`)} UNION ALL ${scan(`${dist} + 0`, ` AND NOT ${approximate}`)})`;
+  // The choice, read once for both branches (each table named in a statement is planned
+  // on its own: on the embedded store planning one more search_counts lookup costs about
+  // as much as running it).
+  const choice = `SELECT n > ${p.add(index.exactMaxRows)} AND n * n >= ${p.add(HNSW_VISIT_COST * q.limit)}::float8 * (SELECT greatest(reltuples, 0)::float8 FROM pg_class WHERE oid = '${table}'::regclass) AS approximate
+     FROM (SELECT coalesce(sum(docs), 0)::float8 AS n FROM search_counts WHERE ${countsKey(p.add(t.kind))} AND term = '') size`;
+  const approximate = '(SELECT approximate FROM gate)';
+  return `(WITH gate AS MATERIALIZED (${choice})
+    ${scan(dist, ` AND ${approximate}`)} UNION ALL ${scan(`${dist} + 0`, ` AND NOT ${approximate}`)})`;
 }
