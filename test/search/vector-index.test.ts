@@ -146,6 +146,13 @@ describe.each(DRIVERS)('vector set-up [%s]', (driver) => {
     expect(approximate.ids).toHaveLength(2);
   });
 
+  it("keeps an episode's embedding in its row (storage MAIN), not in the TOAST table first", async () => {
+    const rows = await f.db.query<{ attstorage: string }>(
+      `SELECT attstorage FROM pg_attribute WHERE attrelid = 'episodes'::regclass AND attname = 'embedding'`,
+    );
+    expect(rows[0]!.attstorage).toBe('m');
+  });
+
   it('a different embedder on a database with vectors fails with both names and `engram reindex`', async () => {
     const other = new HashEmbedder(32);
     const err = await VectorIndex.setup(f.db, other, silentLogger).catch((e: unknown) => e);

@@ -16,6 +16,7 @@ import { sql as messageSearch } from './0015_message_search.js';
 import { sql as turnSpeaker } from './0016_turn_speaker.js';
 import { sql as finish } from './0017_finish.js';
 import { sql as postingsVacuum } from './0018_postings_vacuum.js';
+import { sql as episodeEmbeddingInline } from './0019_episode_embedding_inline.js';
 
 export interface Migration {
   version: number;
@@ -43,4 +44,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 16, name: 'turn_speaker', sql: turnSpeaker },
   { version: 17, name: 'finish', sql: finish },
   { version: 18, name: 'postings_vacuum', sql: postingsVacuum },
+  { version: 19, name: 'episode_embedding_inline', sql: episodeEmbeddingInline },
 ];
