@@ -76,13 +76,32 @@ const fold = (c: Counted, src: string) => `
     ON CONFLICT (tenant_id, app_id, project_id, kind, owner_id, term)
     DO UPDATE SET docs = c.docs + excluded.docs, len = c.len + excluded.len;`;
 
-/** The statement-level triggers that keep search_counts for table `t`, counted as `c`. */
-export const countTriggers = (t: string, c: Counted) => `
-CREATE FUNCTION engram_search_counts_${t}() RETURNS trigger LANGUAGE plpgsql AS $fn$
+/**
+ * Early exit of a trigger function whose statement has no counted row among `tables` (the
+ * transition tables of its operation): one scan that stops at the first live row, before
+ * any join or write. Empty unless `early` (the functions as migrations 0011 and 0014 wrote them).
+ */
+export const unlessLive = (c: Counted, early: boolean, ...tables: ('old_rows' | 'new_rows')[]) =>
+  early
+    ? `
+    IF NOT EXISTS (${tables.map((t) => `SELECT FROM ${t} r WHERE ${on(c.live, 'r')}`).join(' UNION ALL ')}) THEN
+      RETURN NULL;
+    END IF;`
+    : '';
+
+/** `CREATE FUNCTION`, or with `early` (a later migration's variant) `CREATE OR REPLACE FUNCTION`. */
+export const createFunction = (early: boolean) => (early ? 'CREATE OR REPLACE FUNCTION' : 'CREATE FUNCTION');
+
+/**
+ * The function behind table `t`'s search_counts triggers, counted as `c`; with `early` it
+ * replaces the one of migration 0011 and returns at once when no row of the statement counts.
+ */
+export const countFunction = (t: string, c: Counted, early = false) => `
+${createFunction(early)} engram_search_counts_${t}() RETURNS trigger LANGUAGE plpgsql AS $fn$
 BEGIN
-  IF TG_OP = 'INSERT' THEN${fold(c, `${rows(c, 'n', 1)} FROM new_rows n WHERE ${on(c.live, 'n')}`)}
-  ELSIF TG_OP = 'DELETE' THEN${fold(c, `${rows(c, 'o', -1)} FROM old_rows o WHERE ${on(c.live, 'o')}`)}
-  ELSE${fold(
+  IF TG_OP = 'INSERT' THEN${unlessLive(c, early, 'new_rows')}${fold(c, `${rows(c, 'n', 1)} FROM new_rows n WHERE ${on(c.live, 'n')}`)}
+  ELSIF TG_OP = 'DELETE' THEN${unlessLive(c, early, 'old_rows')}${fold(c, `${rows(c, 'o', -1)} FROM old_rows o WHERE ${on(c.live, 'o')}`)}
+  ELSE${unlessLive(c, early, 'old_rows', 'new_rows')}${fold(
     c,
     `${rows(c, 'o', -1)} FROM old_rows o JOIN new_rows n ON n.tenant_id = o.tenant_id AND n.id = o.id
      WHERE ${on(c.live, 'o')} AND ${changed(c)}
@@ -93,7 +112,10 @@ BEGIN
   END IF;
   RETURN NULL;
 END
-$fn$;
+$fn$;`;
+
+/** The statement-level triggers that keep search_counts for table `t`, counted as `c`. */
+export const countTriggers = (t: string, c: Counted) => `${countFunction(t, c)}
 CREATE TRIGGER ${t}_search_counts_insert AFTER INSERT ON ${t} REFERENCING NEW TABLE AS new_rows
   FOR EACH STATEMENT EXECUTE FUNCTION engram_search_counts_${t}();
 CREATE TRIGGER ${t}_search_counts_update AFTER UPDATE ON ${t} REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows

@@ -1,4 +1,4 @@
-import { COUNTED, type Counted, on } from './0011_search_counts.js';
+import { COUNTED, type Counted, createFunction, on, unlessLive } from './0011_search_counts.js';
 
 /**
  * Postings for the keyword route: per tenant, scope, kind, owner and lexeme, one row per
@@ -64,28 +64,34 @@ const changed = (c: Counted) => {
     .join(' OR ');
 };
 
-/** The statement-level triggers that keep the postings of table `t`, counted as `c`. */
-export const postingTriggers = (t: string, c: Posted) => {
+/**
+ * The function behind table `t`'s postings triggers, counted as `c`; with `early` it
+ * replaces the one of migration 0014 and returns at once when no row of the statement counts.
+ */
+export const postingFunction = (t: string, c: Posted, early = false) => {
   const moved = (a: 'o' | 'n', b: 'o' | 'n', rows: string) =>
     `SELECT ${a}.* FROM ${rows} ${a} JOIN ${b === 'o' ? 'old_rows' : 'new_rows'} ${b}
      ON ${b}.tenant_id = ${a}.tenant_id AND ${b}.id = ${a}.id WHERE ${on(c.live, a)} AND (${changed(c)})`;
   return `
-CREATE FUNCTION engram_search_postings_${t}() RETURNS trigger LANGUAGE plpgsql AS $fn$
+${createFunction(early)} engram_search_postings_${t}() RETURNS trigger LANGUAGE plpgsql AS $fn$
 BEGIN
-  IF TG_OP = 'INSERT' THEN${add(c, `SELECT * FROM new_rows n WHERE ${on(c.live, 'n')}`)}
-  ELSIF TG_OP = 'DELETE' THEN${remove(c, `SELECT * FROM old_rows o WHERE ${on(c.live, 'o')}`)}
-  ELSE${remove(c, moved('o', 'n', 'old_rows'))}${add(c, moved('n', 'o', 'new_rows'))}
+  IF TG_OP = 'INSERT' THEN${unlessLive(c, early, 'new_rows')}${add(c, `SELECT * FROM new_rows n WHERE ${on(c.live, 'n')}`)}
+  ELSIF TG_OP = 'DELETE' THEN${unlessLive(c, early, 'old_rows')}${remove(c, `SELECT * FROM old_rows o WHERE ${on(c.live, 'o')}`)}
+  ELSE${unlessLive(c, early, 'old_rows', 'new_rows')}${remove(c, moved('o', 'n', 'old_rows'))}${add(c, moved('n', 'o', 'new_rows'))}
   END IF;
   RETURN NULL;
 END
-$fn$;
+$fn$;`;
+};
+
+/** The statement-level triggers that keep the postings of table `t`, counted as `c`. */
+export const postingTriggers = (t: string, c: Posted) => `${postingFunction(t, c)}
 CREATE TRIGGER ${t}_search_postings_insert AFTER INSERT ON ${t} REFERENCING NEW TABLE AS new_rows
   FOR EACH STATEMENT EXECUTE FUNCTION engram_search_postings_${t}();
 CREATE TRIGGER ${t}_search_postings_update AFTER UPDATE ON ${t} REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
   FOR EACH STATEMENT EXECUTE FUNCTION engram_search_postings_${t}();
 CREATE TRIGGER ${t}_search_postings_delete AFTER DELETE ON ${t} REFERENCING OLD TABLE AS old_rows
   FOR EACH STATEMENT EXECUTE FUNCTION engram_search_postings_${t}();`;
-};
 
 const triggers = TABLES.map((t) => postingTriggers(t, posted(t))).join('\n');
 

@@ -18,7 +18,7 @@ import { backfillPostings, type Posted, postingTriggers } from './0014_search_po
  * - messages_sender finds whether the owner took part in a session; messages_owner serves
  *   the delete of an owner.
  */
-const MESSAGES: Posted = {
+export const MESSAGES: Posted = {
   kind: 'message',
   owners: '{r}.owner_ids',
   ...MEMORY,

@@ -17,6 +17,7 @@ import { sql as turnSpeaker } from './0016_turn_speaker.js';
 import { sql as finish } from './0017_finish.js';
 import { sql as postingsVacuum } from './0018_postings_vacuum.js';
 import { sql as episodeEmbeddingInline } from './0019_episode_embedding_inline.js';
+import { sql as liveTriggers } from './0020_live_triggers.js';
 
 export interface Migration {
   version: number;
@@ -45,4 +46,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 17, name: 'finish', sql: finish },
   { version: 18, name: 'postings_vacuum', sql: postingsVacuum },
   { version: 19, name: 'episode_embedding_inline', sql: episodeEmbeddingInline },
+  { version: 20, name: 'live_triggers', sql: liveTriggers },
 ];
