@@ -1,8 +1,9 @@
 import type { Db } from '../core/db.js';
 import type { Embedder } from '../core/ports.js';
 import { topicEmbeddingText } from './kb/ingest.js';
-import { caseEmbeddingText, episodeEmbeddingText, skillEmbeddingText, vectorText } from './memory/extract.js';
+import { caseEmbeddingText, episodeEmbeddingText, skillEmbeddingText } from './memory/extract.js';
 import { LIVE_MESSAGES } from './memory/stored-message.js';
+import { vectorText } from './search/vector.js';
 import { VECTOR_TABLES, type VectorTable } from './vector-index.js';
 
 /**

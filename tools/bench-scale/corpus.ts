@@ -14,7 +14,8 @@ import { readFileSync } from 'node:fs';
 import { type Db, jsonParam, type Sql } from '../../src/core/db.js';
 import { newId } from '../../src/core/ids.js';
 import type { Embedder, Extraction, Extractor, SegmentMessage } from '../../src/core/ports.js';
-import { episodeEmbeddingText, vectorText, writeExtraction } from '../../src/engine/memory/extract.js';
+import { episodeEmbeddingText, writeExtraction } from '../../src/engine/memory/extract.js';
+import { vectorText } from '../../src/engine/search/vector.js';
 import { readLocomo } from './conversations.js';
 
 export interface Template {

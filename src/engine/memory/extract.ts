@@ -3,13 +3,11 @@ import { jsonParam, type Sql } from '../../core/db.js';
 import { newId } from '../../core/ids.js';
 import type { Extraction, SegmentMessage } from '../../core/ports.js';
 import { type Statement, withClauses } from '../../core/statement.js';
+import { vectorText } from '../search/vector.js';
 import { agentChain, type Ctx, type MemoryDeps, type Scope } from './deps.js';
 import { type PendingMessage, type SegmentRow, segmentMessages, toSegmentMessage } from './messages.js';
 import { emptyProfile, mergeProfile } from './profile.js';
 import { LIVE_MESSAGES } from './stored-message.js';
-
-/** pgvector's text form of a vector. */
-export const vectorText = (v: readonly number[]) => `[${v.join(',')}]`;
 
 export const episodeEmbeddingText = (e: { subject: string; summary: string; episode: string }) =>
   `${e.subject}\n${e.summary}\n${e.episode}`.slice(0, 4000);

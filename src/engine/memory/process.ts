@@ -1,9 +1,10 @@
 import type { Row, Sql } from '../../core/db.js';
 import { newId } from '../../core/ids.js';
 import type { TaskQueue, TaskRow } from '../jobs/queue.js';
+import { vectorText } from '../search/vector.js';
 import { cutSegments } from './boundary.js';
 import { type Ctx, type MemoryDeps, type Scope, sessionChain } from './deps.js';
-import { extractSegment, vectorText } from './extract.js';
+import { extractSegment } from './extract.js';
 import { embedMessages, SEGMENT_COLUMNS, type SegmentRow, toSegmentMessage } from './messages.js';
 import { LIVE_MESSAGES } from './stored-message.js';
 

@@ -1,9 +1,10 @@
 import { newId } from '../../core/ids.js';
 import type { CaseForSkill } from '../../core/ports.js';
 import type { TaskRow } from '../jobs/queue.js';
+import { vectorText } from '../search/vector.js';
 import { contentWords, jaccard } from '../text.js';
 import type { MemoryDeps, Scope } from './deps.js';
-import { skillEmbeddingText, vectorText } from './extract.js';
+import { skillEmbeddingText } from './extract.js';
 
 /**
  * The `memory.skill` job: consolidates an agent's similar cases into skills. A new case

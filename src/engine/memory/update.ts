@@ -2,9 +2,10 @@ import type { UpdateData, UpdateInput } from '../../contract/memory-write.js';
 import type { Sql } from '../../core/db.js';
 import { notFound } from '../../core/errors.js';
 import type { TaskRow } from '../jobs/queue.js';
+import { vectorText } from '../search/vector.js';
 import { leadSentences, sentences } from '../text.js';
 import type { Ctx, MemoryDeps } from './deps.js';
-import { episodeEmbeddingText, insertFacts, vectorText } from './extract.js';
+import { episodeEmbeddingText, insertFacts } from './extract.js';
 import { factsFor } from './read.js';
 import { EPISODE_COLUMNS, type EpisodeRow, episodeItem } from './serialize.js';
 

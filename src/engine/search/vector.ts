@@ -37,6 +37,7 @@ const TABLE_OF: Record<Target['kind'], VectorTable> = {
  */
 export const HNSW_VISIT_COST = 1;
 
+/** pgvector's text form of a vector. */
 export const vectorText = (v: readonly number[]) => `[${v.join(',')}]`;
 
 export interface VectorQuery {
