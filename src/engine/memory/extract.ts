@@ -104,13 +104,13 @@ export async function extractSegment(
   return true;
 }
 
+/** An observation an extraction writes: about a human of the segment, and not empty. */
+const changesProfile = (humans: readonly string[], o: Extraction['profiles'][number]) =>
+  humans.includes(o.user_id) && (o.explicit_info.length > 0 || o.implicit_traits.length > 0);
+
 /** The users whose profile an extraction changes: humans of the segment it observed something about. */
 function observedUsers(humans: readonly string[], x: Extraction): string[] {
-  return distinct(
-    x.profiles
-      .filter((o) => humans.includes(o.user_id) && (o.explicit_info.length || o.implicit_traits.length))
-      .map((o) => o.user_id),
-  );
+  return distinct(x.profiles.filter((o) => changesProfile(humans, o)).map((o) => o.user_id));
 }
 
 /**
@@ -245,7 +245,7 @@ async function mergeProfiles(
   const now = new Date().toISOString();
   const written: { id: string; userId: string }[] = [];
   for (const obs of x.profiles) {
-    if (!users.includes(obs.user_id) || (!obs.explicit_info.length && !obs.implicit_traits.length)) continue;
+    if (!changesProfile(humans, obs)) continue;
     const p = current.get(obs.user_id) ?? { id: newId(), existed: false, data: emptyProfile(), merges: 0 };
     p.data = mergeProfile(p.data, obs, now);
     p.merges++;
@@ -327,15 +327,13 @@ export async function insertFacts(tx: Sql, tenantId: string, facts: readonly Fac
   if (insert) await tx.query(insert.sql, insert.params);
 }
 
-/** The key of the lock on one user's profile (lockProfile, PROFILE_LOCKS). */
-const profileLockKey = (ctx: Ctx, scope: Scope, userId: string) =>
-  JSON.stringify([ctx.tenantId, scope.appId, scope.projectId, userId]);
+/** The keys of the locks on the users' profiles, as a jsonb array parameter for PROFILE_LOCKS. */
 const profileLockKeys = (ctx: Ctx, scope: Scope, users: readonly string[]) =>
-  JSON.stringify(users.map((u) => profileLockKey(ctx, scope, u)));
+  JSON.stringify(users.map((u) => JSON.stringify([ctx.tenantId, scope.appId, scope.projectId, u])));
 
 /**
  * SQL taking the profile locks named by the keys in the jsonb array parameter `param`
- * (profileLockKeys) for this transaction, in key order, as lockProfile takes one.
+ * (profileLockKeys) for this transaction, in key order (extraction, lockProfile).
  */
 const PROFILE_LOCKS = (param: string) =>
   `(SELECT count(pg_advisory_xact_lock(hashtextextended(k, 11))::text)
@@ -354,9 +352,7 @@ export async function lockProfile(
   scope: Scope,
   userId: string,
 ): Promise<LockedProfile | undefined> {
-  await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 11))', [
-    profileLockKey(ctx, scope, userId),
-  ]);
+  await tx.query(`SELECT ${PROFILE_LOCKS('$1')}`, [profileLockKeys(ctx, scope, [userId])]);
   const rows = await tx.query<{ id: string; profile_data: ProfileData; version: number }>(
     `SELECT id, profile_data, version FROM profiles
      WHERE tenant_id = $1 AND app_id = $2 AND project_id = $3 AND user_id = $4 AND deleted_at IS NULL`,

@@ -164,8 +164,12 @@ export async function processSession(deps: MemoryDeps, task: TaskRow): Promise<P
   if (moved === changes.size) {
     // The segments left by an earlier run, then the new ones, in the order of their first message.
     const earlier = new Map<string, OpenMessage[]>();
-    for (const m of open)
-      if (m.state === 'segmented') earlier.set(m.segment_id!, [...(earlier.get(m.segment_id!) ?? []), m]);
+    for (const m of open) {
+      if (m.state !== 'segmented') continue;
+      const rows = earlier.get(m.segment_id!);
+      if (rows) rows.push(m);
+      else earlier.set(m.segment_id!, [m]);
+    }
     const pending = [...[...earlier].map(([segmentId, rows]) => ({ segmentId, rows })), ...cut].sort(
       (a, b) => firstSeq(a.rows) - firstSeq(b.rows),
     );
