@@ -26,9 +26,10 @@
  *   (--message-weight, --fact-day, --view-weight) default to recall's own; `--variants`
  *   adds rows for other unit options of the same answers (message weight / fact day 0|1 /
  *   view weight, e.g. `1/1/0.9`), for choosing them on the development split;
- * - `<method> facts`: atomic facts alone, best score first (ties: episode rank), taken
- *   while their text fits in B (the form measured before turns were searchable);
- * - `<method> facts in order`: atomic facts alone in the order of the answer (episode by
+ * - `<method> facts`: the atomic facts of the REST answer (its top_k best facts and each
+ *   episode's best, engine/search/best-facts.ts) alone, best score first (ties: episode
+ *   rank), taken while their text fits in B (the form measured before turns were searchable);
+ * - `<method> facts in order`: the same facts in the order of the answer (episode by
  *   episode, each episode's facts best first), taken while their text fits in B (a REST
  *   client that reads the episodes as given).
  *
@@ -49,6 +50,7 @@ import { loadConfig } from '../src/config.js';
 import { SearchInput } from '../src/contract/search.js';
 import type { Sql } from '../src/core/db.js';
 import { createLogger } from '../src/core/log.js';
+import { bestFacts } from '../src/engine/search/best-facts.js';
 import {
   type ContextUnit,
   contextUnits,
@@ -299,6 +301,8 @@ async function main() {
               method,
               top_k: topK,
             }),
+            // every fact, as MCP recall asks; the REST answer's facts are cut from it below
+            { allFacts: true },
           );
           latencies.get(method)!.push(performance.now() - started);
           const units = contextUnits(r, unitOptions(method));
@@ -330,7 +334,8 @@ async function main() {
             tally.add(`${method} ${label}|${qa.category}`, v);
             tally.add(`${method} ${label}|all`, v);
           }
-          const answerFacts = r.episodes.flatMap((e, rank) =>
+          // The facts of the REST answer: the same episodes as the service cuts them.
+          const answerFacts = bestFacts(r.episodes, topK).flatMap((e, rank) =>
             e.atomic_facts.map((f, pos) => ({
               f,
               rank,

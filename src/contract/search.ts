@@ -29,14 +29,18 @@ export const SearchInput = z
 export type SearchInput = z.infer<typeof SearchInput>;
 
 export const SearchEpisodeItem = EpisodeItem.extend({
-  atomic_facts: z.array(
-    z.object({
-      id: z.string(),
-      content: z.string(),
-      score: z.number(),
-      source_message_ids: z.array(z.string()),
-    }),
-  ),
+  atomic_facts: z
+    .array(
+      z.object({
+        id: z.string(),
+        content: z.string(),
+        score: z.number(),
+        source_message_ids: z.array(z.string()),
+      }),
+    )
+    .describe(
+      "The episode's facts that best match the query, each with its own relevance score, best first: across the answer, its top_k best facts, and at least each episode's best one. Every fact of an episode: /api/v2/memory/get.",
+    ),
   score: z.number(),
 });
 export const SearchProfileItem = ProfileItem.extend({ score: z.number().nullable() });

@@ -51,6 +51,48 @@ describe.each(DRIVERS)('POST /api/v2/memory/search over HTTP [%s]', (driver) => 
     }
   });
 
+  it("carries the answer's top_k best facts; /memory/get has every fact of the episode", async () => {
+    const at = T0 + 10 * MIN;
+    await s.call('POST', '/api/v2/memory/add', {
+      key,
+      body: {
+        session_id: 'pond',
+        messages: [
+          user('iris', 'I dug a small pond behind the greenhouse last weekend', at, 'Iris'),
+          user('iris', 'My sister Lena visited on Sunday with her two dogs', at + MIN, 'Iris'),
+          user('iris', 'I ordered three water lilies for the pond', at + 2 * MIN, 'Iris'),
+          user('iris', 'Work has been quiet this month, so I read a mystery novel', at + 3 * MIN, 'Iris'),
+        ],
+      },
+    });
+    await s.call('POST', '/api/v2/memory/flush', { key, body: { session_id: 'pond' } });
+    const all = await s.call('POST', '/api/v2/memory/get', {
+      key,
+      body: { memory_type: 'episode', user_id: 'iris', filters: { session_id: 'pond' } },
+    });
+    expect(all.status).toBe(200);
+    const episode = all.body.data.episodes[0];
+    const facts = new Map<string, string>(episode.atomic_facts.map((f: any) => [f.id, f.content]));
+    expect(facts.size).toBeGreaterThanOrEqual(3);
+    for (const top_k of [1, 2, 100]) {
+      const r = await search({
+        user_id: 'iris',
+        query: 'water lilies pond',
+        top_k,
+        filters: { session_id: 'pond' },
+      });
+      expect(r.status).toBe(200);
+      const [hit] = r.body.data.episodes;
+      expect(hit.id).toBe(episode.id);
+      const carried = hit.atomic_facts.map((f: any) => f.id);
+      expect(carried.every((id: string) => facts.has(id))).toBe(true);
+      expect(carried).toHaveLength(Math.min(top_k, facts.size));
+      const scores = hit.atomic_facts.map((f: any) => f.score);
+      expect(scores).toEqual([...scores].sort((a, b) => b - a));
+      expect(facts.get(carried[0])).toMatch(/lilies|pond/);
+    }
+  });
+
   it('rejects bad searches with 422 and confines results to the tenant', async () => {
     for (const [body, param] of [
       [{ query: 'x' }, 'user_id'],

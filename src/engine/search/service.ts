@@ -6,6 +6,7 @@ import { PROFILE_COLUMNS, type ProfileRow, profileItem } from '../memory/seriali
 import { VectorIndex } from '../vector-index.js';
 import { loadCases, loadSkills, rankCases, rankSkills, type SearchCase, type SearchSkill } from './agent.js';
 import { DEFAULT_MAX_ROUNDS, runAgentic } from './agentic.js';
+import { bestFacts } from './best-facts.js';
 import { type EpisodeQuery, loadEpisodes, rankEpisodes, type SearchEpisode } from './episodes.js';
 import { expandQuery } from './expand.js';
 import type { PreparedQuery, RankDeps, Route } from './hybrid.js';
@@ -16,10 +17,11 @@ import { rerankHits } from './rerank-hits.js';
 import type { SearchScope } from './scope.js';
 
 /**
- * POST /api/v2/memory/search. A user owner gets episodes (with scored atomic facts),
- * the profile when asked and unprocessed messages; an agent owner gets agent cases and
- * skills (and unprocessed messages of its sessions). Every array is always present.
- * Scores per method are defined in docs/search.md.
+ * POST /api/v2/memory/search. A user owner gets episodes (with scored atomic facts: the
+ * answer's top_k best and each episode's best, best-facts.ts), the profile when asked and
+ * unprocessed messages; an agent owner gets agent cases and skills (and unprocessed
+ * messages of its sessions). Every array is always present. Scores per method are defined
+ * in docs/search.md.
  */
 export const DEFAULT_TOP_K = 10;
 /** Weight of a query's bridged form (lexicon.ts) against the query itself. */
@@ -61,7 +63,15 @@ export class SearchService {
     return this.index;
   }
 
-  async search(ctx: { tenantId: string }, input: SearchInput): Promise<SearchData> {
+  /**
+   * allFacts: each episode with every one of its facts, scored (for a caller that ranks the
+   * facts itself, such as MCP recall's context), instead of the answer's best (best-facts.ts).
+   */
+  async search(
+    ctx: { tenantId: string },
+    input: SearchInput,
+    opts: { allFacts?: boolean } = {},
+  ): Promise<SearchData> {
     const started = Date.now();
     const isUser = input.user_id != null;
     const scope: SearchScope = {
@@ -200,8 +210,9 @@ export class SearchService {
     }
     const keep = <T extends { score: number }>(xs: T[]) => xs.filter((x) => x.score >= floor).slice(0, topK);
 
+    const episodes = keep(result.episodes);
     const data: SearchData = {
-      episodes: keep(result.episodes),
+      episodes: opts.allFacts ? episodes : bestFacts(episodes, topK),
       profiles: await profiles,
       agent_cases: keep(result.cases),
       agent_skills: keep(result.skills),

@@ -48,7 +48,8 @@ export async function recallFor(
   const { max_tokens, kb_id, ...search } = input;
   const method = search.method === 'agentic' ? 'hybrid' : search.method;
   const [memories, knowledge] = await Promise.all([
-    engram.search.search(ctx, search),
+    // Every fact of each episode: the context ranks them with the turns (context.ts).
+    engram.search.search(ctx, search, { allFacts: true }),
     kb_id
       ? engram.kb.search(
           ctx,
