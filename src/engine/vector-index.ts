@@ -8,6 +8,10 @@ import type { Embedder } from '../core/ports.js';
  * agree (a different model's vectors are not comparable). Indexes are expression indexes
  * for that dimension, `USING hnsw ((embedding::vector(d)) vector_cosine_ops)`.
  *
+ * Message turns are indexed only once extracted and live (the rows turn search reads): a
+ * turn's row is updated several times on its way there (buffered, embedded, segmented), and
+ * each update is a new row version that a full index would take in again.
+ *
  * Strategy per driver (measured, see docs/search.md): PostgreSQL gets HNSW indexes at
  * once. On PGlite, inserts with an HNSW index present are several times slower and an
  * exact scan of a few thousand rows takes milliseconds, so HNSW is built only once a
@@ -25,6 +29,15 @@ export const VECTOR_TABLES = [
 export type VectorTable = (typeof VECTOR_TABLES)[number];
 
 const SETTING_KEY = 'embedding';
+
+/** The rows a table's HNSW index holds, when not all of them (a partial index). */
+const INDEXED_ROWS: Partial<Record<VectorTable, string>> = {
+  messages: "state = 'extracted' AND deleted_at IS NULL",
+};
+
+/** The name of a table's HNSW index for vectors of `dims` dimensions. */
+export const hnswIndexName = (table: VectorTable, dims: number) =>
+  `${table}_embedding_hnsw_${dims}${INDEXED_ROWS[table] ? '_extracted' : ''}`;
 
 /** Default of VectorIndexOptions.exactMaxRows. */
 export const EXACT_MAX_ROWS = 1_000;
@@ -97,29 +110,38 @@ export class VectorIndex {
   /** Creates the HNSW indexes the strategy calls for that do not exist yet. */
   async maintain(): Promise<void> {
     for (const table of VECTOR_TABLES) {
-      const name = indexName(table, this.dimensions);
+      const name = hnswIndexName(table, this.dimensions);
+      const rows = INDEXED_ROWS[table];
+      if (rows) await this.dropWhole(table);
       const exists = await this.db.query('SELECT 1 FROM pg_indexes WHERE indexname = $1', [name]);
       if (exists.length) {
         this.hnsw.add(table);
         continue;
       }
       if (this.db.driver === 'pglite') {
-        const rows = await this.db.query<{ n: number }>(
-          `SELECT count(*)::int AS n FROM ${table} WHERE embedding IS NOT NULL`,
+        const count = await this.db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM ${table} WHERE embedding IS NOT NULL${rows ? ` AND ${rows}` : ''}`,
         );
-        if ((rows[0]?.n ?? 0) <= this.pgliteHnswMinRows) continue;
+        if ((count[0]?.n ?? 0) <= this.pgliteHnswMinRows) continue;
       }
       const started = Date.now();
       await this.db.query(
-        `CREATE INDEX IF NOT EXISTS ${name} ON ${table} USING hnsw ((${this.expr()}) vector_cosine_ops)`,
+        `CREATE INDEX IF NOT EXISTS ${name} ON ${table} USING hnsw ((${this.expr()}) vector_cosine_ops)${rows ? ` WHERE ${rows}` : ''}`,
       );
       this.hnsw.add(table);
       this.log.info('vector index created', { table, index: name, ms: Date.now() - started });
     }
   }
-}
 
-const indexName = (table: VectorTable, dims: number) => `${table}_embedding_hnsw_${dims}`;
+  /** Drops the index over every row of a partially indexed table, as earlier versions built it. */
+  private async dropWhole(table: VectorTable): Promise<void> {
+    const whole = `${table}_embedding_hnsw_${this.dimensions}`;
+    const found = await this.db.query('SELECT 1 FROM pg_indexes WHERE indexname = $1', [whole]);
+    if (!found.length) return;
+    await this.db.query(`DROP INDEX IF EXISTS ${whole}`);
+    this.log.info('vector index dropped: replaced by one over the rows searched', { table, index: whole });
+  }
+}
 
 interface EmbeddingSetting {
   id: string;

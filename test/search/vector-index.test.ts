@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SearchInput } from '../../src/contract/search.js';
 import { silentLogger } from '../../src/core/log.js';
-import { bind, episodeTarget } from '../../src/engine/search/scope.js';
+import { bind, episodeTarget, messageTarget } from '../../src/engine/search/scope.js';
 import { SearchService } from '../../src/engine/search/service.js';
 import { nearest } from '../../src/engine/search/vector.js';
 import { VectorConfigError, VectorIndex } from '../../src/engine/vector-index.js';
 import { DRIVERS } from '../helpers/drivers.js';
 import { HashEmbedder } from '../helpers/hash-embedder.js';
-import { type Fixture, openFixture, seedEpisode } from './seed.js';
+import { type Fixture, openFixture, seedEpisode, seedMessage } from './seed.js';
 
 describe.each(DRIVERS)('vector set-up [%s]', (driver) => {
   let f: Fixture;
@@ -41,7 +41,7 @@ describe.each(DRIVERS)('vector set-up [%s]', (driver) => {
         'atomic_facts_embedding_hnsw_64',
         'episodes_embedding_hnsw_64',
         'kb_topics_embedding_hnsw_64',
-        'messages_embedding_hnsw_64',
+        'messages_embedding_hnsw_64_extracted',
       ]);
       const def = await f.db.query<{ indexdef: string }>(
         `SELECT indexdef FROM pg_indexes WHERE indexname = 'episodes_embedding_hnsw_64'`,
@@ -144,6 +144,61 @@ describe.each(DRIVERS)('vector set-up [%s]', (driver) => {
     expect(approximate.exactRan, approximate.plan).toBe(false);
     expect(exact.ids).toHaveLength(2);
     expect(approximate.ids).toHaveLength(2);
+  });
+
+  it('indexes turns once extracted and live, replaces a whole-table turn index, and reads turns through it', async () => {
+    const turn = async (content: string, state: string) => {
+      const id = await seedMessage(f, { session: 'dock', sender: 'x', content, state });
+      const v = (await f.embedder.embed([content]))[0]!;
+      await f.db.query('UPDATE messages SET embedding = $2::vector WHERE tenant_id = $1 AND id = $3', [
+        'tenant-a',
+        `[${v.join(',')}]`,
+        id,
+      ]);
+      return id;
+    };
+    const extracted = [
+      await turn('sailing boats at the dock', 'extracted'),
+      await turn('boats and sails', 'extracted'),
+    ];
+    await turn('sailing boats at the dock today', 'buffered');
+    const gone = await turn('sailing boats, deleted', 'extracted');
+    await f.db.query('UPDATE messages SET deleted_at = now() WHERE tenant_id = $1 AND id = $2', [
+      'tenant-a',
+      gone,
+    ]);
+    // a store of an earlier version: one index over every turn
+    await f.db.query('DROP INDEX IF EXISTS messages_embedding_hnsw_64_extracted');
+    await f.db.query(
+      'CREATE INDEX IF NOT EXISTS messages_embedding_hnsw_64 ON messages USING hnsw ((embedding::vector(64)) vector_cosine_ops)',
+    );
+    const index = await VectorIndex.setup(f.db, f.embedder, silentLogger, {
+      pgliteHnswMinRows: 0,
+      exactMaxRows: 0,
+    });
+    const turnIndexes = await f.db.query<{ indexname: string; indexdef: string }>(
+      `SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'messages' AND indexname LIKE '%hnsw%'`,
+    );
+    expect(turnIndexes.map((r) => r.indexname)).toEqual(['messages_embedding_hnsw_64_extracted']);
+    expect(turnIndexes[0]!.indexdef).toMatch(/WHERE \(+state = 'extracted'.*AND \(deleted_at IS NULL\)\)$/);
+    expect(index.hasHnsw('messages')).toBe(true);
+
+    const t = messageTarget(
+      { tenantId: 'tenant-a', appId: 'default', projectId: 'default', ownerId: 'x', filters: undefined },
+      'extracted',
+    );
+    const p = bind(t);
+    const vector = (await f.embedder.embed(['sailing boats']))[0]!;
+    const sql = `SELECT id FROM ${nearest(index, t, { vector, limit: 5 }, p)} v`;
+    // the approximate branch's plan (a table this small is otherwise read by a sequential scan)
+    const plan = await f.db.transaction(async (tx) => {
+      await tx.query('SET LOCAL enable_seqscan = off');
+      const rows = await tx.query<Record<string, string>>(`EXPLAIN (COSTS OFF) ${sql}`, p.values);
+      return rows.map((r) => Object.values(r)[0]!).join('\n');
+    });
+    expect(plan).toMatch(/Index Scan using messages_embedding_hnsw_64_extracted/);
+    const ids = (await f.db.query<{ id: string }>(sql, p.values)).map((r) => r.id);
+    expect([...ids].sort()).toEqual([...extracted].sort());
   });
 
   it("keeps an episode's embedding in its row (storage MAIN), not in the TOAST table first", async () => {

@@ -44,7 +44,7 @@ import { loadConfig } from '../../src/config.js';
 import { SearchInput } from '../../src/contract/search.js';
 import { silentLogger } from '../../src/core/log.js';
 import { orQuery, queryLexemes } from '../../src/engine/search/keyword.js';
-import { VECTOR_TABLES } from '../../src/engine/vector-index.js';
+import { hnswIndexName, VECTOR_TABLES } from '../../src/engine/vector-index.js';
 import { type Engram, openEngram } from '../../src/engram.js';
 import { startHttpServer } from '../../src/http/server.js';
 import { refreshStatistics } from '../../src/store/pglite-statistics.js';
@@ -213,7 +213,7 @@ async function createStore(driver: Driver, name: string) {
 
 async function dropHnsw(s: Store) {
   for (const t of VECTOR_TABLES)
-    await s.engram.db.query(`DROP INDEX IF EXISTS ${t}_embedding_hnsw_${s.engram.embedder.dimensions}`);
+    await s.engram.db.query(`DROP INDEX IF EXISTS ${hnswIndexName(t, s.engram.embedder.dimensions)}`);
 }
 
 async function rowCount(s: Store, owner?: string): Promise<number> {
