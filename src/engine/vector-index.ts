@@ -107,39 +107,68 @@ export class VectorIndex {
     return this.hnsw.has(table);
   }
 
-  /** Creates the HNSW indexes the strategy calls for that do not exist yet. */
+  /**
+   * Creates the HNSW indexes the strategy calls for that do not exist yet (and drops the
+   * whole-table index a partially indexed table had in earlier versions). When there is
+   * anything to do, it is done under a lock shared by every process on the database, so
+   * processes starting together do not build the same index at once (the second CREATE of
+   * one name fails) and a process that finds a build under way waits for it.
+   */
   async maintain(): Promise<void> {
-    for (const table of VECTOR_TABLES) {
-      const name = hnswIndexName(table, this.dimensions);
-      const rows = INDEXED_ROWS[table];
-      if (rows) await this.dropWhole(table);
-      const exists = await this.db.query('SELECT 1 FROM pg_indexes WHERE indexname = $1', [name]);
-      if (exists.length) {
-        this.hnsw.add(table);
-        continue;
-      }
-      if (this.db.driver === 'pglite') {
-        const count = await this.db.query<{ n: number }>(
-          `SELECT count(*)::int AS n FROM ${table} WHERE embedding IS NOT NULL${rows ? ` AND ${rows}` : ''}`,
-        );
-        if ((count[0]?.n ?? 0) <= this.pgliteHnswMinRows) continue;
-      }
-      const started = Date.now();
-      await this.db.query(
-        `CREATE INDEX IF NOT EXISTS ${name} ON ${table} USING hnsw ((${this.expr()}) vector_cosine_ops)${rows ? ` WHERE ${rows}` : ''}`,
+    const present = async () =>
+      new Set(
+        (
+          await this.db.query<{ indexname: string }>(
+            'SELECT indexname FROM pg_indexes WHERE indexname = ANY (ARRAY(SELECT jsonb_array_elements_text($1::jsonb)))',
+            [
+              JSON.stringify(
+                VECTOR_TABLES.flatMap((t) => [hnswIndexName(t, this.dimensions), this.wholeName(t)]),
+              ),
+            ],
+          )
+        ).map((r) => r.indexname),
       );
-      this.hnsw.add(table);
-      this.log.info('vector index created', { table, index: name, ms: Date.now() - started });
-    }
+    const done = (have: Set<string>, table: VectorTable) =>
+      have.has(hnswIndexName(table, this.dimensions)) &&
+      !(INDEXED_ROWS[table] && have.has(this.wholeName(table)));
+    let have = await present();
+    for (const table of VECTOR_TABLES) if (done(have, table)) this.hnsw.add(table);
+    if (VECTOR_TABLES.every((t) => done(have, t))) return;
+    await this.db.exclusive('engram:vector-indexes', async () => {
+      have = await present();
+      for (const table of VECTOR_TABLES) if (!done(have, table)) await this.build(table, have);
+    });
   }
 
-  /** Drops the index over every row of a partially indexed table, as earlier versions built it. */
-  private async dropWhole(table: VectorTable): Promise<void> {
-    const whole = `${table}_embedding_hnsw_${this.dimensions}`;
-    const found = await this.db.query('SELECT 1 FROM pg_indexes WHERE indexname = $1', [whole]);
-    if (!found.length) return;
-    await this.db.query(`DROP INDEX IF EXISTS ${whole}`);
-    this.log.info('vector index dropped: replaced by one over the rows searched', { table, index: whole });
+  /** Builds one table's index (under the lock of maintain), after dropping its old whole-table one. */
+  private async build(table: VectorTable, have: Set<string>): Promise<void> {
+    const name = hnswIndexName(table, this.dimensions);
+    const rows = INDEXED_ROWS[table];
+    if (rows && have.has(this.wholeName(table))) {
+      await this.db.query(`DROP INDEX IF EXISTS ${this.wholeName(table)}`);
+      this.log.info('vector index dropped: replaced by one over the rows searched', {
+        table,
+        index: this.wholeName(table),
+      });
+    }
+    if (have.has(name)) return;
+    if (this.db.driver === 'pglite') {
+      const count = await this.db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM ${table} WHERE embedding IS NOT NULL${rows ? ` AND ${rows}` : ''}`,
+      );
+      if ((count[0]?.n ?? 0) <= this.pgliteHnswMinRows) return;
+    }
+    const started = Date.now();
+    await this.db.query(
+      `CREATE INDEX IF NOT EXISTS ${name} ON ${table} USING hnsw ((${this.expr()}) vector_cosine_ops)${rows ? ` WHERE ${rows}` : ''}`,
+    );
+    this.hnsw.add(table);
+    this.log.info('vector index created', { table, index: name, ms: Date.now() - started });
+  }
+
+  /** The index over every row of a partially indexed table, as earlier versions built it. */
+  private wholeName(table: VectorTable): string {
+    return `${table}_embedding_hnsw_${this.dimensions}`;
   }
 }
 

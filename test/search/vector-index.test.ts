@@ -201,6 +201,29 @@ describe.each(DRIVERS)('vector set-up [%s]', (driver) => {
     expect([...ids].sort()).toEqual([...extracted].sort());
   });
 
+  it('processes starting together build each vector index once, none failing', async () => {
+    const hnsw = async () =>
+      (
+        await f.db.query<{ indexname: string }>(
+          `SELECT indexname FROM pg_indexes WHERE indexname LIKE '%embedding_hnsw%' ORDER BY indexname`,
+        )
+      ).map((r) => r.indexname);
+    const before = await hnsw();
+    for (let round = 0; round < 3; round++) {
+      for (const name of await hnsw()) await f.db.query(`DROP INDEX ${name}`);
+      // an earlier version's whole-table turn index, replaced at start
+      if (round === 2)
+        await f.db.query(
+          'CREATE INDEX messages_embedding_hnsw_64 ON messages USING hnsw ((embedding::vector(64)) vector_cosine_ops)',
+        );
+      const starts = await Promise.allSettled(
+        [1, 2, 3, 4].map(() => VectorIndex.setup(f.db, f.embedder, silentLogger, { pgliteHnswMinRows: 0 })),
+      );
+      expect(starts.filter((s) => s.status === 'rejected')).toEqual([]);
+      expect(await hnsw()).toEqual(before);
+    }
+  });
+
   it("keeps an episode's embedding in its row (storage MAIN), not in the TOAST table first", async () => {
     const rows = await f.db.query<{ attstorage: string }>(
       `SELECT attstorage FROM pg_attribute WHERE attrelid = 'episodes'::regclass AND attname = 'embedding'`,

@@ -4,7 +4,7 @@
  * the first episode's facts that barely match the query fill a reader's context before the
  * next episode's best fact is reached. So an answer keeps, across its episodes, the `n`
  * best facts (n = the request's top_k) and each episode's own best fact; each episode's
- * facts stay best first. All of an episode's facts are on GET /api/v2/memory/get.
+ * facts stay best first. Every fact of an episode: POST /api/v2/memory/get.
  */
 export interface ScoredFacts<F extends { score: number }> {
   atomic_facts: F[];
