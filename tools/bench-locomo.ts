@@ -58,7 +58,7 @@ import {
   type UnitOptions,
   unitsFor,
 } from '../src/engine/search/context.js';
-import { SearchService } from '../src/engine/search/service.js';
+import { SearchService, topKOf } from '../src/engine/search/service.js';
 import { tokenCount } from '../src/engine/text.js';
 import { VectorIndex } from '../src/engine/vector-index.js';
 import { openEngram } from '../src/engram.js';
@@ -335,7 +335,7 @@ async function main() {
             tally.add(`${method} ${label}|all`, v);
           }
           // The facts of the REST answer: the same episodes as the service cuts them.
-          const answerFacts = bestFacts(r.episodes, topK).flatMap((e, rank) =>
+          const answerFacts = bestFacts(r.episodes, topKOf(topK)).flatMap((e, rank) =>
             e.atomic_facts.map((f, pos) => ({
               f,
               rank,

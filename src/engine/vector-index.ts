@@ -1,4 +1,4 @@
-import type { Db } from '../core/db.js';
+import type { Db, Sql } from '../core/db.js';
 import type { Logger } from '../core/log.js';
 import type { Embedder } from '../core/ports.js';
 
@@ -29,6 +29,9 @@ export const VECTOR_TABLES = [
 export type VectorTable = (typeof VECTOR_TABLES)[number];
 
 const SETTING_KEY = 'embedding';
+
+/** Arbitrary constant: the advisory lock that serialises vector index builds across processes. */
+const INDEX_LOCK = 7_346_202;
 
 /** The rows a table's HNSW index holds, when not all of them (a partial index). */
 const INDEXED_ROWS: Partial<Record<VectorTable, string>> = {
@@ -109,16 +112,19 @@ export class VectorIndex {
 
   /**
    * Creates the HNSW indexes the strategy calls for that do not exist yet (and drops the
-   * whole-table index a partially indexed table had in earlier versions). When there is
-   * anything to do, it is done under a lock shared by every process on the database, so
-   * processes starting together do not build the same index at once (the second CREATE of
-   * one name fails) and a process that finds a build under way waits for it.
+   * whole-table index a partially indexed table had in earlier versions, once its partial
+   * index is built). When there is anything to do, it is done in one transaction under an
+   * advisory lock every process on the database shares, so processes starting together do
+   * not build the same index at once (the second CREATE of one name fails) and a process
+   * that finds a build under way waits for it, then uses it. The transaction needs one
+   * connection, whatever the pool size. A build blocks writes to its table while it runs
+   * (for a large store, build it beforehand: docs/search.md, "Vector index strategy").
    */
   async maintain(): Promise<void> {
-    const present = async () =>
+    const present = async (q: Sql) =>
       new Set(
         (
-          await this.db.query<{ indexname: string }>(
+          await q.query<{ indexname: string }>(
             'SELECT indexname FROM pg_indexes WHERE indexname = ANY (ARRAY(SELECT jsonb_array_elements_text($1::jsonb)))',
             [
               JSON.stringify(
@@ -131,39 +137,50 @@ export class VectorIndex {
     const done = (have: Set<string>, table: VectorTable) =>
       have.has(hnswIndexName(table, this.dimensions)) &&
       !(INDEXED_ROWS[table] && have.has(this.wholeName(table)));
-    let have = await present();
-    for (const table of VECTOR_TABLES) if (done(have, table)) this.hnsw.add(table);
+    const note = (have: Set<string>) => {
+      for (const table of VECTOR_TABLES)
+        if (have.has(hnswIndexName(table, this.dimensions))) this.hnsw.add(table);
+    };
+    const have = await present(this.db);
+    note(have);
     if (VECTOR_TABLES.every((t) => done(have, t))) return;
-    await this.db.exclusive('engram:vector-indexes', async () => {
-      have = await present();
-      for (const table of VECTOR_TABLES) if (!done(have, table)) await this.build(table, have);
+    await this.db.transaction(async (tx) => {
+      await tx.query('SELECT pg_advisory_xact_lock($1)', [INDEX_LOCK]);
+      const now = await present(tx);
+      note(now);
+      for (const table of VECTOR_TABLES) if (!done(now, table)) await this.build(tx, table, now);
     });
+    note(await present(this.db));
   }
 
-  /** Builds one table's index (under the lock of maintain), after dropping its old whole-table one. */
-  private async build(table: VectorTable, have: Set<string>): Promise<void> {
+  /** Builds one table's index (in maintain's transaction), then drops its old whole-table one. */
+  private async build(tx: Sql, table: VectorTable, have: Set<string>): Promise<void> {
     const name = hnswIndexName(table, this.dimensions);
     const rows = INDEXED_ROWS[table];
+    if (!have.has(name) && (await this.due(tx, table))) {
+      const started = Date.now();
+      await tx.query(
+        `CREATE INDEX IF NOT EXISTS ${name} ON ${table} USING hnsw ((${this.expr()}) vector_cosine_ops)${rows ? ` WHERE ${rows}` : ''}`,
+      );
+      this.log.info('vector index created', { table, index: name, ms: Date.now() - started });
+    }
     if (rows && have.has(this.wholeName(table))) {
-      await this.db.query(`DROP INDEX IF EXISTS ${this.wholeName(table)}`);
+      await tx.query(`DROP INDEX IF EXISTS ${this.wholeName(table)}`);
       this.log.info('vector index dropped: replaced by one over the rows searched', {
         table,
         index: this.wholeName(table),
       });
     }
-    if (have.has(name)) return;
-    if (this.db.driver === 'pglite') {
-      const count = await this.db.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM ${table} WHERE embedding IS NOT NULL${rows ? ` AND ${rows}` : ''}`,
-      );
-      if ((count[0]?.n ?? 0) <= this.pgliteHnswMinRows) return;
-    }
-    const started = Date.now();
-    await this.db.query(
-      `CREATE INDEX IF NOT EXISTS ${name} ON ${table} USING hnsw ((${this.expr()}) vector_cosine_ops)${rows ? ` WHERE ${rows}` : ''}`,
+  }
+
+  /** True when the table's index should exist: always on PostgreSQL, past the threshold on PGlite. */
+  private async due(tx: Sql, table: VectorTable): Promise<boolean> {
+    if (this.db.driver !== 'pglite') return true;
+    const rows = INDEXED_ROWS[table];
+    const count = await tx.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM ${table} WHERE embedding IS NOT NULL${rows ? ` AND ${rows}` : ''}`,
     );
-    this.hnsw.add(table);
-    this.log.info('vector index created', { table, index: name, ms: Date.now() - started });
+    return (count[0]?.n ?? 0) > this.pgliteHnswMinRows;
   }
 
   /** The index over every row of a partially indexed table, as earlier versions built it. */

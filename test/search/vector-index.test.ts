@@ -1,10 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SearchInput } from '../../src/contract/search.js';
+import type { Db } from '../../src/core/db.js';
 import { silentLogger } from '../../src/core/log.js';
 import { bind, episodeTarget, messageTarget } from '../../src/engine/search/scope.js';
 import { SearchService } from '../../src/engine/search/service.js';
 import { nearest } from '../../src/engine/search/vector.js';
-import { VectorConfigError, VectorIndex } from '../../src/engine/vector-index.js';
+import {
+  hnswIndexName,
+  VECTOR_TABLES,
+  VectorConfigError,
+  VectorIndex,
+} from '../../src/engine/vector-index.js';
+import { openPostgres } from '../../src/store/postgres.js';
 import { DRIVERS } from '../helpers/drivers.js';
 import { HashEmbedder } from '../helpers/hash-embedder.js';
 import { type Fixture, openFixture, seedEpisode, seedMessage } from './seed.js';
@@ -201,26 +208,48 @@ describe.each(DRIVERS)('vector set-up [%s]', (driver) => {
     expect([...ids].sort()).toEqual([...extracted].sort());
   });
 
-  it('processes starting together build each vector index once, none failing', async () => {
+  it('processes starting together build each vector index once, none failing, each then using them', async () => {
     const hnsw = async () =>
       (
         await f.db.query<{ indexname: string }>(
           `SELECT indexname FROM pg_indexes WHERE indexname LIKE '%embedding_hnsw%' ORDER BY indexname`,
         )
       ).map((r) => r.indexname);
+    // embedded rows, so that the embedded store (threshold 0 below) indexes their tables too
+    await seedEpisode(f, { owners: ['z'], subject: 'lighthouse keepers', facts: ['Z kept a lighthouse.'] });
+    await VectorIndex.setup(f.db, f.embedder, silentLogger, { pgliteHnswMinRows: 0 });
     const before = await hnsw();
-    for (let round = 0; round < 3; round++) {
-      for (const name of await hnsw()) await f.db.query(`DROP INDEX ${name}`);
-      // an earlier version's whole-table turn index, replaced at start
-      if (round === 2)
-        await f.db.query(
-          'CREATE INDEX messages_embedding_hnsw_64 ON messages USING hnsw ((embedding::vector(64)) vector_cosine_ops)',
+    // PostgreSQL: four processes' own connection pools (one of a single connection); the
+    // embedded store has one process, so there the four set-ups share its store
+    const handles: Db[] =
+      driver === 'postgres'
+        ? [
+            openPostgres(f.database.url!, { max: 1 }),
+            ...[1, 2, 3].map(() => openPostgres(f.database.url!, { max: 3 })),
+          ]
+        : [f.db, f.db, f.db, f.db];
+    try {
+      for (let round = 0; round < 3; round++) {
+        for (const name of await hnsw()) await f.db.query(`DROP INDEX ${name}`);
+        // an earlier version's whole-table turn index, replaced at start
+        if (round === 2)
+          await f.db.query(
+            'CREATE INDEX messages_embedding_hnsw_64 ON messages USING hnsw ((embedding::vector(64)) vector_cosine_ops)',
+          );
+        const starts = await Promise.allSettled(
+          handles.map((db) => VectorIndex.setup(db, f.embedder, silentLogger, { pgliteHnswMinRows: 0 })),
         );
-      const starts = await Promise.allSettled(
-        [1, 2, 3, 4].map(() => VectorIndex.setup(f.db, f.embedder, silentLogger, { pgliteHnswMinRows: 0 })),
-      );
-      expect(starts.filter((s) => s.status === 'rejected')).toEqual([]);
-      expect(await hnsw()).toEqual(before);
+        expect(starts.filter((s) => s.status === 'rejected')).toEqual([]);
+        expect(await hnsw()).toEqual(before);
+        const indexed = VECTOR_TABLES.filter((t) => before.includes(hnswIndexName(t, 64)));
+        expect(indexed.length).toBeGreaterThan(0);
+        for (const s of starts) {
+          const index = (s as PromiseFulfilledResult<VectorIndex>).value;
+          expect(VECTOR_TABLES.filter((t) => index.hasHnsw(t))).toEqual(indexed);
+        }
+      }
+    } finally {
+      if (driver === 'postgres') await Promise.all(handles.map((db) => db.close()));
     }
   });
 

@@ -24,6 +24,8 @@ import type { SearchScope } from './scope.js';
  * in docs/search.md.
  */
 export const DEFAULT_TOP_K = 10;
+/** The number of hits a request's top_k asks for (-1: the engine's default). */
+export const topKOf = (topK: number) => (topK === -1 ? DEFAULT_TOP_K : topK);
 /** Weight of a query's bridged form (lexicon.ts) against the query itself. */
 export const BRIDGE_WEIGHT = 0.9;
 
@@ -81,7 +83,7 @@ export class SearchService {
       ownerId: (input.user_id ?? input.agent_id)!,
       filters: input.filters,
     };
-    const topK = input.top_k === -1 ? DEFAULT_TOP_K : input.top_k;
+    const topK = topKOf(input.top_k);
     const rerank = input.enable_llm_rerank && this.deps.reranker !== undefined;
     const cut = rerank ? Math.max(20, 2 * topK) : topK;
     const pool = Math.max(50, 5 * topK);

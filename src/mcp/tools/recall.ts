@@ -3,6 +3,8 @@ import { checkOwner } from '../../contract/common.js';
 import { KbSearchHit, KbSearchInput } from '../../contract/kb.js';
 import { SearchData, SearchInput } from '../../contract/search.js';
 import type { Ctx } from '../../engine/memory/deps.js';
+import { bestFacts } from '../../engine/search/best-facts.js';
+import { topKOf } from '../../engine/search/service.js';
 import type { Engram } from '../../engram.js';
 import { type Rendered, renderRecall } from '../render.js';
 import { defineTool } from './tool.js';
@@ -58,8 +60,10 @@ export async function recallFor(
         )
       : undefined,
   ]);
-  const data = knowledge ? { ...memories, topics: knowledge.hits } : memories;
-  return { data, rendered: renderRecall(input.query, data, max_tokens) };
+  const all = knowledge ? { ...memories, topics: knowledge.hits } : memories;
+  // The context ranks every fact; the structured hits carry the answer's best, as on REST.
+  const data = { ...all, episodes: bestFacts(all.episodes, topKOf(search.top_k)) };
+  return { data, rendered: renderRecall(input.query, all, max_tokens) };
 }
 
 export const recall = defineTool({
