@@ -4,7 +4,7 @@ import { topicEmbeddingText } from './kb/ingest.js';
 import { caseEmbeddingText, episodeEmbeddingText, skillEmbeddingText } from './memory/extract.js';
 import { LIVE_MESSAGES } from './memory/stored-message.js';
 import { vectorText } from './search/vector.js';
-import { VECTOR_TABLES, type VectorTable } from './vector-index.js';
+import { dropHnswIndexes, VECTOR_TABLES, type VectorTable } from './vector-index.js';
 
 /**
  * Re-embeds every live memory with `embedder` (after the embedding model changed). The
@@ -55,11 +55,7 @@ export async function reindex(
     const have = rows[0]?.value;
     if (have && have.id === want.id && have.dimensions === want.dimensions) return false;
     for (const table of VECTOR_TABLES) {
-      const indexes = await tx.query<{ indexname: string }>(
-        `SELECT indexname FROM pg_indexes WHERE tablename = $1 AND indexname LIKE $2`,
-        [table, `${table}_embedding_hnsw_%`],
-      );
-      for (const { indexname } of indexes) await tx.query(`DROP INDEX IF EXISTS ${indexname}`);
+      await dropHnswIndexes(tx, table);
       await tx.query(`UPDATE ${table} SET embedding = NULL WHERE embedding IS NOT NULL`);
     }
     await tx.query(

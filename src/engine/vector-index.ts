@@ -38,9 +38,21 @@ const INDEXED_ROWS: Partial<Record<VectorTable, string>> = {
   messages: "state = 'extracted' AND deleted_at IS NULL",
 };
 
+/** The start of the name of every HNSW index of a table, whatever its dimension or rows. */
+const hnswPrefix = (table: VectorTable) => `${table}_embedding_hnsw_`;
+
 /** The name of a table's HNSW index for vectors of `dims` dimensions. */
 export const hnswIndexName = (table: VectorTable, dims: number) =>
-  `${table}_embedding_hnsw_${dims}${INDEXED_ROWS[table] ? '_extracted' : ''}`;
+  `${hnswPrefix(table)}${dims}${INDEXED_ROWS[table] ? '_extracted' : ''}`;
+
+/** Drops every HNSW index of a table: any dimension, this version's names and earlier ones'. */
+export async function dropHnswIndexes(q: Sql, table: VectorTable): Promise<void> {
+  const found = await q.query<{ indexname: string }>(
+    'SELECT indexname FROM pg_indexes WHERE tablename = $1 AND indexname LIKE $2',
+    [table, `${hnswPrefix(table)}%`],
+  );
+  for (const { indexname } of found) await q.query(`DROP INDEX IF EXISTS ${indexname}`);
+}
 
 /** Default of VectorIndexOptions.exactMaxRows. */
 export const EXACT_MAX_ROWS = 1_000;
@@ -128,7 +140,10 @@ export class VectorIndex {
             'SELECT indexname FROM pg_indexes WHERE indexname = ANY (ARRAY(SELECT jsonb_array_elements_text($1::jsonb)))',
             [
               JSON.stringify(
-                VECTOR_TABLES.flatMap((t) => [hnswIndexName(t, this.dimensions), this.wholeName(t)]),
+                VECTOR_TABLES.flatMap((t) => [
+                  hnswIndexName(t, this.dimensions),
+                  ...(INDEXED_ROWS[t] ? [this.wholeName(t)] : []),
+                ]),
               ),
             ],
           )
@@ -185,7 +200,7 @@ export class VectorIndex {
 
   /** The index over every row of a partially indexed table, as earlier versions built it. */
   private wholeName(table: VectorTable): string {
-    return `${table}_embedding_hnsw_${this.dimensions}`;
+    return `${hnswPrefix(table)}${this.dimensions}`;
   }
 }
 

@@ -44,7 +44,7 @@ import { loadConfig } from '../../src/config.js';
 import { SearchInput } from '../../src/contract/search.js';
 import { silentLogger } from '../../src/core/log.js';
 import { orQuery, queryLexemes } from '../../src/engine/search/keyword.js';
-import { VECTOR_TABLES } from '../../src/engine/vector-index.js';
+import { dropHnswIndexes, VECTOR_TABLES } from '../../src/engine/vector-index.js';
 import { type Engram, openEngram } from '../../src/engram.js';
 import { startHttpServer } from '../../src/http/server.js';
 import { refreshStatistics } from '../../src/store/pglite-statistics.js';
@@ -211,15 +211,8 @@ async function createStore(driver: Driver, name: string) {
   };
 }
 
-/** Drops every HNSW index of the vector tables (this version's names and earlier ones'). */
 async function dropHnsw(s: Store) {
-  for (const t of VECTOR_TABLES) {
-    const found = await s.engram.db.query<{ indexname: string }>(
-      'SELECT indexname FROM pg_indexes WHERE tablename = $1 AND indexname LIKE $2',
-      [t, `${t}_embedding_hnsw_%`],
-    );
-    for (const { indexname } of found) await s.engram.db.query(`DROP INDEX IF EXISTS ${indexname}`);
-  }
+  for (const t of VECTOR_TABLES) await dropHnswIndexes(s.engram.db, t);
 }
 
 async function rowCount(s: Store, owner?: string): Promise<number> {
