@@ -7,10 +7,13 @@ import type { Row } from '../core/db.js';
  * unnamed (Parse, Describe, Bind, Describe, Execute, Sync: six calls into the WASM
  * backend, the statement parsed and analysed every time); a search runs the same dozen
  * texts with new parameters, so here a text is parsed once and each run is one call
- * (Bind, Describe, Execute, Sync). The session runs with plan_cache_mode =
- * force_custom_plan (see openPglite): every run is still planned for its parameters, as
- * an unnamed statement is, so plans and results do not change; a generic plan was
- * measured to read the approximate (HNSW) branch of a vector statement differently.
+ * (Bind, Describe, Execute, Sync). A statement that orders by vector distance (`<=>`) runs
+ * with plan_cache_mode = force_custom_plan, every run planned for its parameters as an
+ * unnamed statement is: a generic plan was measured to read the approximate (HNSW) branch
+ * of a vector statement differently and return other rows. The others run with `auto`
+ * (PostgreSQL plans the first five runs for their parameters, then keeps a generic plan
+ * when it costs no more): the same rows, without planning each run. The session's setting
+ * is switched only when the next statement needs the other one (one SET).
  */
 export const PREPARED_MAX = 256;
 
@@ -21,13 +24,20 @@ const { serialize } = protocol;
 
 interface Statement {
   name: string;
+  /** plan_cache_mode its runs need. */
+  mode: PlanMode;
   /** Type oid of each parameter, as the backend inferred it (for PGlite's serializers). */
   types: number[];
 }
 
+type PlanMode = 'force_custom_plan' | 'auto';
+/** The plan_cache_mode a statement runs with (see above). */
+export const planModeOf = (text: string): PlanMode => (text.includes('<=>') ? 'force_custom_plan' : 'auto');
+
 export function preparedQueries(pg: PGlite, max = PREPARED_MAX) {
   const cache = new Map<string, Statement>();
   let seq = 0;
+  let mode: PlanMode = 'force_custom_plan';
   const send = (parts: Uint8Array[]) => pg.execProtocolStream(Buffer.concat(parts), {});
 
   async function prepare(text: string): Promise<Statement> {
@@ -43,7 +53,7 @@ export function preparedQueries(pg: PGlite, max = PREPARED_MAX) {
       serialize.describe({ type: 'S', name }),
       serialize.sync(),
     ]);
-    const st = { name, types: parse.parseDescribeStatementResults(described) };
+    const st = { name, mode: planModeOf(text), types: parse.parseDescribeStatementResults(described) };
     cache.set(text, st);
     if (cache.size > max) {
       const [oldest, old] = cache.entries().next().value as [string, Statement];
@@ -55,6 +65,10 @@ export function preparedQueries(pg: PGlite, max = PREPARED_MAX) {
 
   async function run<T extends Row>(text: string, params: readonly unknown[]): Promise<T[]> {
     const st = await prepare(text);
+    if (st.mode !== mode) {
+      await send([serialize.query(`SET plan_cache_mode = ${st.mode}`)]);
+      mode = st.mode;
+    }
     const values = params.map((v, i) => {
       if (v == null) return null;
       const ser = pg.serializers[st.types[i]!];

@@ -6,8 +6,8 @@ import { inOrder } from './in-order.js';
 import { preparedQueries } from './pglite-prepared.js';
 
 /**
- * Settings of the embedded session: pgvector's (see PGLITE_HNSW_SESSION), and every run of
- * a prepared statement planned for its own parameters (pglite-prepared.ts).
+ * Settings of the embedded session: pgvector's (see PGLITE_HNSW_SESSION), and the plan
+ * cache mode a vector statement runs with (pglite-prepared.ts switches it per statement).
  */
 const PGLITE_SESSION = { ...PGLITE_HNSW_SESSION, plan_cache_mode: 'force_custom_plan' } as const;
 

@@ -82,7 +82,31 @@ describe('embedded prepared statements', () => {
     expect(await prepared()).toBeLessThanOrEqual(PREPARED_MAX);
   });
 
-  it('plans every run for its parameters', async () => {
-    expect(await t.db.query('SHOW plan_cache_mode')).toEqual([{ plan_cache_mode: 'force_custom_plan' }]);
+  it('plans every run of a vector statement for its parameters, and lets the others keep a generic plan', async () => {
+    await t.db.query('CREATE EXTENSION IF NOT EXISTS vector');
+    await t.db.query(`CREATE TABLE pts (id int PRIMARY KEY, v vector(2))`);
+    await t.db.query(
+      `INSERT INTO pts SELECT g, ARRAY[g, 1]::real[]::vector(2) FROM generate_series(1, 50) g`,
+    );
+    const byId = `SELECT id FROM pts WHERE id = $1`;
+    const nearest = `SELECT id FROM pts ORDER BY v <=> $1::vector(2), id LIMIT 3`;
+    const mode = `SELECT current_setting('plan_cache_mode') AS m, ('[1,0]'::vector <=> $1::vector) IS NOT NULL AS x`;
+    for (let i = 1; i <= 12; i++) {
+      expect(await t.db.query(byId, [i])).toEqual([{ id: i }]);
+      expect(await t.db.query(nearest, [`[${i},1]`])).toHaveLength(3);
+      // the setting each kind of statement runs under, read by a statement of that kind
+      expect(await t.db.query(mode, ['[0,1]'])).toEqual([{ m: 'force_custom_plan', x: true }]);
+      expect(await t.db.query(`SELECT current_setting('plan_cache_mode') AS m`)).toEqual([{ m: 'auto' }]);
+    }
+    const plans = await t.db.query<{ statement: string; generic_plans: number; custom_plans: number }>(
+      `SELECT statement, generic_plans::int, custom_plans::int FROM pg_prepared_statements
+       WHERE statement = ANY ($1) ORDER BY statement`,
+      [[byId, nearest]],
+    );
+    expect(plans).toEqual([
+      { statement: nearest, generic_plans: 0, custom_plans: 12 },
+      { statement: byId, generic_plans: expect.any(Number), custom_plans: expect.any(Number) },
+    ]);
+    expect(plans[1]!.generic_plans).toBeGreaterThan(0);
   });
 });
