@@ -9,14 +9,16 @@
  *
  *   npm run bench:scale:profile -- --data <locomo10.json> (--url <database url> | --dir <data dir>)
  *        [--queries 20] [--methods keyword,vector,hybrid] [--owner owner-0] [--pgdata <cluster data dir>]
- *        [--replay <method>] [--dump <file>] [--explain <method>] [--question <i>]
+ *        [--replay <method>] [--dump <file>] [--explain <method>] [--question <i>] [--answers <file>]
  *
  * --replay: each statement of one search (3 questions) run 20 times alone, with its wall
  * time and CPU; --dump writes those statements and their parameters as JSON.
  * --explain: EXPLAIN (ANALYZE, BUFFERS) of every read statement of one search (the i-th
  * question asked, --question, default the first).
+ * --answers: one JSON line per measured search (method, question, and the ids and scores of
+ * every hit of each kind), to compare what two versions answer on the same kept store.
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../src/config.js';
 import type { Db, Row, Sql } from '../../src/core/db.js';
@@ -39,6 +41,7 @@ const { values: args } = parseArgs({
     pgdata: { type: 'string' },
     replay: { type: 'string' },
     dump: { type: 'string' },
+    answers: { type: 'string' },
   },
 });
 
@@ -107,6 +110,19 @@ function timed(db: Db, log: Stmt[]): Db {
     exclusive: (key, fn) => db.exclusive(key, fn),
     close: () => db.close(),
   };
+}
+
+/** Every hit of a search answer, per kind: `id score` (facts inside their episode's list). */
+function hitsOf(body: string): Record<string, string[]> {
+  const data = (JSON.parse(body) as { data: Record<string, unknown> }).data;
+  const out: Record<string, string[]> = {};
+  for (const [kind, list] of Object.entries(data)) {
+    if (!Array.isArray(list)) continue;
+    out[kind] = (
+      list as { id?: string; score?: number; atomic_facts?: { id: string; score: number }[] }[]
+    ).flatMap((h) => [`${h.id} ${h.score}`, ...(h.atomic_facts ?? []).map((f) => `  ${f.id} ${f.score}`)]);
+  }
+  return out;
 }
 
 /** Time covered by the union of the intervals, and the longest chain of sequential ones. */
@@ -186,6 +202,8 @@ async function main() {
     });
     const text = await res.text();
     if (!res.ok) throw new Error(`${method}: ${res.status} ${text}`);
+    if (args.answers)
+      appendFileSync(args.answers, `${JSON.stringify({ method, query, hits: hitsOf(text) })}\n`);
     return text.length;
   };
   for (const q of questions.slice(0, Number(args.warmup))) for (const m of methods) await rest(m, q);
