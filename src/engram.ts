@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Config } from './config.js';
+import { type Config, workerConcurrencyFor } from './config.js';
 import { MAX_SIZE } from './contract/objects.js';
 import type { Db } from './core/db.js';
 import type { Logger } from './core/log.js';
@@ -153,7 +153,7 @@ export async function openEngram(config: Config, opts: OpenOptions): Promise<Eng
   }
   const events = new MemoryEvents();
   const queue = new TaskQueue(db, log, {
-    concurrency: config.workerConcurrency,
+    concurrency: workerConcurrencyFor(config, db.driver),
     sharedSlots: db.driver === 'pglite',
     leaseMs: config.taskLeaseMs,
     maxAttempts: config.taskMaxAttempts,

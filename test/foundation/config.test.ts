@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, loadConfig, workerConcurrencyFor } from '../../src/config.js';
 
 describe('config', () => {
   it('has the documented defaults', () => {
@@ -21,6 +21,14 @@ describe('config', () => {
     expect(() => loadConfig({ ENGRAM_PORT: '70000' })).toThrow(/ENGRAM_PORT/);
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
     expect(() => loadConfig({}, { port: '-1' })).toThrow(/--port/);
+  });
+
+  it('runs 4 background jobs at once on PostgreSQL and 2 embedded, unless told', () => {
+    expect(workerConcurrencyFor(loadConfig({}), 'postgres')).toBe(4);
+    expect(workerConcurrencyFor(loadConfig({}), 'pglite')).toBe(2);
+    const told = loadConfig({ ENGRAM_WORKER_CONCURRENCY: '3' });
+    expect([workerConcurrencyFor(told, 'postgres'), workerConcurrencyFor(told, 'pglite')]).toEqual([3, 3]);
+    expect(() => loadConfig({ ENGRAM_WORKER_CONCURRENCY: '0' })).toThrow(/ENGRAM_WORKER_CONCURRENCY/);
   });
 
   it('falls back to OPENAI_API_KEY for the LLM key', () => {

@@ -36,7 +36,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig, workerConcurrencyFor } from '../../src/config.js';
 import type { Db } from '../../src/core/db.js';
 import { newId } from '../../src/core/ids.js';
 import { silentLogger } from '../../src/core/log.js';
@@ -240,7 +240,9 @@ async function benchDriver(driver: 'postgres' | 'pglite'): Promise<string[]> {
       );
       lines.push(`postgres settings: ${s.map((r) => `${r.name}=${r.setting}`).join(', ')}`);
     }
-    lines.push(`pool ${config.dbPoolMax} connections, worker concurrency ${config.workerConcurrency}`);
+    lines.push(
+      `pool ${config.dbPoolMax} connections, worker concurrency ${workerConcurrencyFor(config, driver)}`,
+    );
     const server = await startHttpServer(engram);
     const { key } = await engram.keys.create('bench');
     lines.push(
