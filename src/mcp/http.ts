@@ -5,11 +5,13 @@ import type { Context } from 'hono';
 import { EngramError } from '../core/errors.js';
 import type { Engram } from '../engram.js';
 import type { HttpEnv } from '../http/app.js';
+import { ChangeBatch } from './change-batch.js';
 import { EventStreams } from './event-stream.js';
 import { createMcpServer } from './server.js';
 import { McpSharedState } from './shared-state.js';
 import { toolsByName } from './tools/index.js';
 import { callTool, type ToolEnv } from './tools/tool.js';
+import { urisForChange } from './uris.js';
 
 /**
  * MCP over Streamable HTTP at /mcp, mounted behind the bearer-key middleware (a request
@@ -83,11 +85,12 @@ export function mcpHttpHandler(engram: Engram, opts: McpHttpOptions = {}) {
       else streams.onChannel(m);
     })
     .catch((err: unknown) => log.warn('MCP notification channel unavailable', { err }));
-  engram.events.on((change) => {
+  const changes = new ChangeBatch((tenantId, uris) => {
     void listening
-      .then(() => shared.publish(change))
+      .then(() => shared.publish(tenantId, uris))
       .catch((err: unknown) => log.warn('MCP resource notification not written', { err }));
   });
+  engram.events.on((change) => changes.add(change.tenantId, urisForChange(change)));
   engram.events.onKb((change) => {
     void listening
       .then(() => shared.publishKb(change))

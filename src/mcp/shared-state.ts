@@ -1,7 +1,6 @@
 import type { Db } from '../core/db.js';
-import type { KbChange, MemoryChange } from '../engine/events.js';
+import type { KbChange } from '../engine/events.js';
 import { kbChangeScope } from './resources-kb.js';
-import { urisForChange } from './uris.js';
 
 /**
  * The MCP state every engram process on one database shares, so that any process can serve
@@ -101,12 +100,12 @@ export class McpSharedState {
   }
 
   /**
-   * Writes notifications/resources/updated for every session subscribed to a URI the
-   * change touches, and wakes the processes holding those sessions' streams.
+   * Writes notifications/resources/updated for every session subscribed to one of the
+   * URIs (those committed changes touched, see urisForChange), and wakes the processes
+   * holding those sessions' streams.
    */
-  async publish(change: MemoryChange): Promise<void> {
-    const uris = [...new Set(urisForChange(change))];
-    if (uris.length) await this.publishUris(change.tenantId, uris, null);
+  async publish(tenantId: string, uris: readonly string[]): Promise<void> {
+    if (uris.length) await this.publishUris(tenantId, [...new Set(uris)], null);
   }
 
   /** The same for a knowledge-base change: its exact URIs and every URI under its prefix. */
