@@ -15,8 +15,9 @@
  * time and CPU; --dump writes those statements and their parameters as JSON.
  * --explain: EXPLAIN (ANALYZE, BUFFERS) of every read statement of one search (the i-th
  * question asked, --question, default the first).
- * --answers: one JSON line per measured search (method, question, and the ids and scores of
- * every hit of each kind), to compare what two versions answer on the same kept store.
+ * --answers: one JSON line per search asked, warm-up included (method, question, and the ids
+ * and scores of every hit of each kind), to compare what two versions answer on the same
+ * kept store.
  */
 import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
