@@ -101,11 +101,11 @@ export class McpSharedState {
 
   /**
    * Writes notifications/resources/updated for every session subscribed to one of the
-   * URIs (those committed changes touched, see urisForChange), and wakes the processes
-   * holding those sessions' streams.
+   * distinct URIs (those committed changes touched, gathered by ChangeBatch), and wakes
+   * the processes holding those sessions' streams.
    */
   async publish(tenantId: string, uris: readonly string[]): Promise<void> {
-    if (uris.length) await this.publishUris(tenantId, [...new Set(uris)], null);
+    if (uris.length) await this.publishUris(tenantId, uris, null);
   }
 
   /** The same for a knowledge-base change: its exact URIs and every URI under its prefix. */
@@ -114,7 +114,7 @@ export class McpSharedState {
     await this.publishUris(change.tenantId, exact, prefix);
   }
 
-  private async publishUris(tenantId: string, uris: string[], prefix: string | null): Promise<void> {
+  private async publishUris(tenantId: string, uris: readonly string[], prefix: string | null): Promise<void> {
     const rows = await this.db.query<{ session_id: string }>(
       `INSERT INTO mcp_events (tenant_id, session_id, message)
        SELECT tenant_id, session_id,

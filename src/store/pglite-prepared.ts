@@ -37,7 +37,8 @@ export const planModeOf = (text: string): PlanMode => (text.includes('<=>') ? 'f
 export function preparedQueries(pg: PGlite, max = PREPARED_MAX) {
   const cache = new Map<string, Statement>();
   let seq = 0;
-  let mode: PlanMode = 'force_custom_plan';
+  /** The session's plan_cache_mode as last set here (unset: the first run sets it). */
+  let mode: PlanMode | undefined;
   const send = (parts: Uint8Array[]) => pg.execProtocolStream(Buffer.concat(parts), {});
 
   async function prepare(text: string): Promise<Statement> {

@@ -6,10 +6,10 @@ import { inOrder } from './in-order.js';
 import { preparedQueries } from './pglite-prepared.js';
 
 /**
- * Settings of the embedded session: pgvector's (see PGLITE_HNSW_SESSION), and the plan
- * cache mode a vector statement runs with (pglite-prepared.ts switches it per statement).
+ * Settings of the embedded session: pgvector's (see PGLITE_HNSW_SESSION). The plan cache
+ * mode is set by pglite-prepared.ts, per statement.
  */
-const PGLITE_SESSION = { ...PGLITE_HNSW_SESSION, plan_cache_mode: 'force_custom_plan' } as const;
+const PGLITE_SESSION = PGLITE_HNSW_SESSION;
 
 /**
  * Embedded driver: PostgreSQL compiled to WASM, in this process, persisted to `dataDir`
