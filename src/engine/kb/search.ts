@@ -75,15 +75,22 @@ export async function searchKb(
     );
 
   let route: Route = input.method;
-  const prepared: PreparedQuery = { text: query, terms: await queryLexemes(d.db, query) };
-  if (route !== 'keyword')
-    try {
-      prepared.vector = (await d.embedder.embed([query]))[0];
-    } catch (err) {
-      if (route === 'vector') throw err;
-      d.log.warn('kb search: query embedding failed, using the keyword route', { error: err });
-      route = 'keyword';
-    }
+  // The lexemes (a statement) and the embedding at once; the vector route reads no lexemes.
+  const [terms, embedded] = await Promise.all([
+    route === 'vector' ? [] : queryLexemes(d.db, query),
+    route === 'keyword'
+      ? undefined
+      : d.embedder.embed([query]).then(
+          (v) => ({ vector: v[0] }),
+          (error: unknown) => ({ error }),
+        ),
+  ]);
+  const prepared: PreparedQuery = { text: query, terms };
+  if (embedded && 'error' in embedded) {
+    if (route === 'vector') throw embedded.error;
+    d.log.warn('kb search: query embedding failed, using the keyword route', { error: embedded.error });
+    route = 'keyword';
+  } else if (embedded) prepared.vector = embedded.vector;
   const ranked = await rankTarget(
     { db: d.db, index: await d.vectorIndex() },
     target,

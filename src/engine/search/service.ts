@@ -11,7 +11,7 @@ import { type EpisodeQuery, loadEpisodes, rankEpisodes, type SearchEpisode } fro
 import { expandQuery } from './expand.js';
 import type { PreparedQuery, RankDeps, Route } from './hybrid.js';
 import { queryLexemes } from './keyword.js';
-import { expandTerms } from './lexicon.js';
+import { CURRENT_STATE, expandTerms } from './lexicon.js';
 import { type MessageHit, pinnedUnprocessed, rankMessages, type ScoredMessage } from './messages.js';
 import { rerankHits } from './rerank-hits.js';
 import type { SearchScope } from './scope.js';
@@ -100,11 +100,13 @@ export class SearchService {
     const prepare = (text: string): Promise<PreparedQuery> => {
       let p = prepared.get(text);
       if (!p) {
-        p = (async () => ({
-          text,
-          terms: await queryLexemes(this.deps.db, text),
-          vector: route === 'keyword' ? undefined : (await this.deps.embedder.embed([text]))[0],
-        }))();
+        // The lexemes (a statement) and the embedding at once. The vector route reads the
+        // lexemes only for a question about the current state (episodes.ts, newestWins).
+        const needTerms = route !== 'vector' || CURRENT_STATE.test(text);
+        p = Promise.all([
+          needTerms ? queryLexemes(this.deps.db, text) : [],
+          route === 'keyword' ? undefined : this.deps.embedder.embed([text]).then((v) => v[0]),
+        ]).then(([terms, vector]) => ({ text, terms, vector }));
         prepared.set(text, p);
       }
       return p;
