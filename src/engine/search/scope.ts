@@ -82,18 +82,27 @@ export function episodeTarget(s: SearchScope): Target {
   };
 }
 
+/** A fact's episode (alias e of fact f). */
+const PARENT = 'e.tenant_id = f.tenant_id AND e.id = f.episode_id';
+
 /** Atomic facts of the episodes above; filters apply to the parent episode. */
 export function factTarget(s: SearchScope): Target {
   const params = base(s);
   const cond = compileFilter(s.filters, EPISODE_FILTER_COLUMNS, params);
+  const filtered = cond !== 'TRUE';
   return {
     kind: 'fact',
     alias: 'f',
-    filtered: cond !== 'TRUE',
+    filtered,
     posted: cond === 'TRUE',
     parent: 'f.episode_id',
-    from: 'atomic_facts f JOIN episodes e ON e.tenant_id = f.tenant_id AND e.id = f.episode_id',
-    where: `${live('f')} AND f.owner_ids @> ARRAY[$4]::text[] AND e.deleted_at IS NULL AND ${cond}`,
+    // Unfiltered, the parent's liveness is a lookup per fact that passed the fact's own
+    // conditions (a scalar subquery is not turned into a join): as a join, a small
+    // owner's exact scan was planned as a hash join over every episode of the tenant.
+    from: filtered ? `atomic_facts f JOIN episodes e ON ${PARENT}` : 'atomic_facts f',
+    where: `${live('f')} AND f.owner_ids @> ARRAY[$4]::text[] AND ${
+      filtered ? 'e.deleted_at IS NULL' : `(SELECT e.deleted_at IS NULL FROM episodes e WHERE ${PARENT})`
+    } AND ${cond}`,
     params,
   };
 }
