@@ -97,6 +97,21 @@ describe.each(DRIVERS)('preparing the question [%s]', (driver) => {
     expect(got.episodes[0]?.subject).toBe('a garden');
   });
 
+  it('an embedder that fails, even before returning a promise: hybrid falls back to keyword', async () => {
+    const embedder: Embedder = Object.assign(Object.create(f.embedder) as Embedder, {
+      embed: () => {
+        throw new Error('embedder down');
+      },
+    });
+    const service = new SearchService({ db: f.db, embedder, log: silentLogger, vectorIndex: f.index });
+    const got = await service.search({ tenantId: 'tenant-a' }, input('leeks and beans', 'hybrid'));
+    expect(got.metadata).toMatchObject({ method: 'keyword', degraded: true });
+    expect(got.episodes[0]?.subject).toBe('a garden');
+    await expect(service.search({ tenantId: 'tenant-a' }, input('leeks', 'vector'))).rejects.toThrow(
+      'embedder down',
+    );
+  });
+
   it('keyword: lexemes only, no embedding', async () => {
     const w = watched(f);
     const got = await w.service.search({ tenantId: 'tenant-a' }, input('leeks', 'keyword'));

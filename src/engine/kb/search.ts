@@ -80,7 +80,7 @@ export async function searchKb(
     route === 'vector' ? [] : queryLexemes(d.db, query),
     route === 'keyword'
       ? undefined
-      : d.embedder.embed([query]).then(
+      : (async () => d.embedder.embed([query]))().then(
           (v) => ({ vector: v[0] }),
           (error: unknown) => ({ error }),
         ),

@@ -103,10 +103,13 @@ export class SearchService {
         // The lexemes (a statement) and the embedding at once. The vector route reads the
         // lexemes only for a question about the current state (episodes.ts, newestWins).
         const needTerms = route !== 'vector' || CURRENT_STATE.test(text);
-        p = Promise.all([
-          needTerms ? queryLexemes(this.deps.db, text) : [],
-          route === 'keyword' ? undefined : this.deps.embedder.embed([text]).then((v) => v[0]),
-        ]).then(([terms, vector]) => ({ text, terms, vector }));
+        p = (async () => {
+          const [terms, vector] = await Promise.all([
+            needTerms ? queryLexemes(this.deps.db, text) : [],
+            route === 'keyword' ? undefined : this.deps.embedder.embed([text]).then((v) => v[0]),
+          ]);
+          return { text, terms, vector };
+        })();
         prepared.set(text, p);
       }
       return p;
