@@ -5,8 +5,7 @@ import {
   type KbSearchInput,
 } from '../../contract/kb.js';
 import { invalid } from '../../core/errors.js';
-import { type PreparedQuery, type Route, rankTarget } from '../search/hybrid.js';
-import { queryLexemes } from '../search/keyword.js';
+import { prepareQuery, type Route, rankTarget } from '../search/hybrid.js';
 import { MISSING_SCORE } from '../search/rerank.js';
 import { topicTarget } from '../search/scope.js';
 import { type Ctx, requireKb } from './bases.js';
@@ -75,22 +74,16 @@ export async function searchKb(
     );
 
   let route: Route = input.method;
-  // The lexemes (a statement) and the embedding at once; the vector route reads no lexemes.
-  const [terms, embedded] = await Promise.all([
-    route === 'vector' ? [] : queryLexemes(d.db, query),
-    route === 'keyword'
-      ? undefined
-      : (async () => d.embedder.embed([query]))().then(
-          (v) => ({ vector: v[0] }),
-          (error: unknown) => ({ error }),
-        ),
-  ]);
-  const prepared: PreparedQuery = { text: query, terms };
-  if (embedded && 'error' in embedded) {
-    if (route === 'vector') throw embedded.error;
-    d.log.warn('kb search: query embedding failed, using the keyword route', { error: embedded.error });
+  // The vector route reads no lexemes.
+  const { query: prepared, embedFailed } = await prepareQuery(d.db, d.embedder, query, {
+    terms: route !== 'vector',
+    vector: route !== 'keyword',
+  });
+  if (embedFailed) {
+    if (route === 'vector') throw embedFailed.error;
+    d.log.warn('kb search: query embedding failed, using the keyword route', { error: embedFailed.error });
     route = 'keyword';
-  } else if (embedded) prepared.vector = embedded.vector;
+  }
   const ranked = await rankTarget(
     { db: d.db, index: await d.vectorIndex() },
     target,

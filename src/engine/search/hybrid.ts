@@ -1,4 +1,5 @@
-import type { Db } from '../../core/db.js';
+import type { Db, Sql } from '../../core/db.js';
+import type { Embedder } from '../../core/ports.js';
 import type { VectorIndex } from '../vector-index.js';
 import {
   BM25_REF,
@@ -8,6 +9,7 @@ import {
   normOf,
   postingScores,
   postingsDepth,
+  queryLexemes,
 } from './keyword.js';
 import { bind, type Params, type Target } from './scope.js';
 import { distance, nearest } from './vector.js';
@@ -48,6 +50,32 @@ export interface PreparedQuery {
 export interface RankDeps {
   db: Db;
   index: VectorIndex;
+}
+
+/**
+ * A query's lexemes (a statement) and its embedding, asked for at once (`want` skips
+ * either). An embedder failure, rejected or thrown before a promise, comes back as
+ * `embedFailed` beside the lexemes, for a caller that falls back to the keyword route.
+ */
+export async function prepareQuery(
+  db: Sql,
+  embedder: Embedder,
+  text: string,
+  want: { terms: boolean; vector: boolean },
+): Promise<{ query: PreparedQuery; embedFailed?: { error: unknown } }> {
+  const [terms, embedded] = await Promise.all([
+    want.terms ? queryLexemes(db, text) : [],
+    want.vector
+      ? (async () => embedder.embed([text]))().then(
+          (v) => ({ vector: v[0] }),
+          (error: unknown) => ({ error }),
+        )
+      : undefined,
+  ]);
+  const query: PreparedQuery = { text, terms };
+  if (embedded && 'error' in embedded) return { query, embedFailed: { error: embedded.error } };
+  if (embedded) query.vector = embedded.vector;
+  return { query };
 }
 
 export const fuse = (kwNorm: number, cosine: number) => W_KEYWORD * kwNorm + W_VECTOR * Math.max(0, cosine);

@@ -100,7 +100,7 @@ export function factTarget(s: SearchScope): Target {
     kind: 'fact',
     alias: 'f',
     filtered,
-    posted: cond === 'TRUE',
+    posted: !filtered,
     parent: 'f.episode_id',
     from: `atomic_facts f JOIN episodes e ON ${PARENT}`,
     where: `${own} AND e.deleted_at IS NULL AND ${cond}`,

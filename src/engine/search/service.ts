@@ -9,8 +9,7 @@ import { DEFAULT_MAX_ROUNDS, runAgentic } from './agentic.js';
 import { bestFacts } from './best-facts.js';
 import { type EpisodeQuery, loadEpisodes, rankEpisodes, type SearchEpisode } from './episodes.js';
 import { expandQuery } from './expand.js';
-import type { PreparedQuery, RankDeps, Route } from './hybrid.js';
-import { queryLexemes } from './keyword.js';
+import { type PreparedQuery, prepareQuery, type RankDeps, type Route } from './hybrid.js';
 import { CURRENT_STATE, expandTerms } from './lexicon.js';
 import { type MessageHit, pinnedUnprocessed, rankMessages, type ScoredMessage } from './messages.js';
 import { rerankHits } from './rerank-hits.js';
@@ -104,11 +103,12 @@ export class SearchService {
         // lexemes only for a question about the current state (episodes.ts, newestWins).
         const needTerms = route !== 'vector' || CURRENT_STATE.test(text);
         p = (async () => {
-          const [terms, vector] = await Promise.all([
-            needTerms ? queryLexemes(this.deps.db, text) : [],
-            route === 'keyword' ? undefined : this.deps.embedder.embed([text]).then((v) => v[0]),
-          ]);
-          return { text, terms, vector };
+          const r = await prepareQuery(this.deps.db, this.deps.embedder, text, {
+            terms: needTerms,
+            vector: route !== 'keyword',
+          });
+          if (r.embedFailed) throw r.embedFailed.error;
+          return r.query;
         })();
         prepared.set(text, p);
       }
