@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/core/log.js';
 import { reindex } from '../../src/engine/reindex.js';
@@ -10,11 +11,14 @@ import { MIN, T0, user } from '../helpers/messages.js';
 
 describe.each(DRIVERS)('changing the embedding model [%s]', (driver) => {
   let t: TestDatabase;
-  afterAll(() => t?.drop());
+  const config = testConfig();
+  afterAll(async () => {
+    await t?.drop();
+    rmSync(config.dataDir, { recursive: true, force: true });
+  });
 
   it('refuses to start with another embedder, and reindex switches every memory over', async () => {
     t = await createTestDatabase(driver);
-    const config = testConfig();
     const open = (dims: number) =>
       openEngram(config, {
         command: 'test',

@@ -1,4 +1,6 @@
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Config } from '../../src/config.js';
 import type { AddInput, FlushInput } from '../../src/contract/memory-write.js';
 import { SearchInput } from '../../src/contract/search.js';
 import { silentLogger } from '../../src/core/log.js';
@@ -14,6 +16,7 @@ describe.each(DRIVERS)('memory search over the memory engine [%s]', (driver) => 
   let database: TestDatabase;
   let engram: Engram;
   let search: SearchService;
+  let config: Config;
   const ctx = { tenantId: 'tenant-a' };
   const run = (input: Record<string, unknown>) => search.search(ctx, SearchInput.parse(input));
   const add = (body: Record<string, unknown>) =>
@@ -26,7 +29,8 @@ describe.each(DRIVERS)('memory search over the memory engine [%s]', (driver) => 
 
   beforeAll(async () => {
     database = await createTestDatabase(driver);
-    engram = await openEngram(testConfig(), {
+    config = testConfig();
+    engram = await openEngram(config, {
       command: 'test',
       log: silentLogger,
       db: database.db,
@@ -38,6 +42,7 @@ describe.each(DRIVERS)('memory search over the memory engine [%s]', (driver) => 
   afterAll(async () => {
     await engram.close();
     await database.drop();
+    rmSync(config.dataDir, { recursive: true, force: true });
   });
 
   it('finds what was just added as unprocessed messages, then as episodes once flushed', async () => {

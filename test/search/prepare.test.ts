@@ -17,6 +17,8 @@ const LEXEMES = `SELECT lexeme FROM unnest(to_tsvector('english', $1))`;
 
 interface Watched {
   service: SearchService;
+  /** The store as the service sees it (lexemes statements counted). */
+  db: Db;
   /** Lexemes statements sent for this text (the lexicon reads its own word lists too). */
   lexemes: (text: string) => number;
   /** For each embedding asked for: whether a lexemes statement was then still running. */
@@ -45,7 +47,7 @@ function watched(f: Fixture): Watched {
     },
   });
   const service = new SearchService({ db, embedder, log: silentLogger, vectorIndex: f.index });
-  return { service, lexemes: (text) => sent.get(text) ?? 0, overlapped };
+  return { service, db, lexemes: (text) => sent.get(text) ?? 0, overlapped };
 }
 
 const input = (query: string, method: string) =>
@@ -110,6 +112,35 @@ describe.each(DRIVERS)('preparing the question [%s]', (driver) => {
     await expect(service.search({ tenantId: 'tenant-a' }, input('leeks', 'vector'))).rejects.toThrow(
       'embedder down',
     );
+  });
+
+  it('an embedder that fails: the lexemes already read serve the keyword route, read once', async () => {
+    const w = watched(f);
+    const embedder: Embedder = Object.assign(Object.create(f.embedder) as Embedder, {
+      embed: () => Promise.reject(new Error('embedder down')),
+    });
+    const service = new SearchService({ db: w.db, embedder, log: silentLogger, vectorIndex: f.index });
+    const got = await service.search({ tenantId: 'tenant-a' }, input('beans in the garden', 'hybrid'));
+    expect(got.metadata).toMatchObject({ method: 'keyword', degraded: true });
+    expect(got.episodes[0]?.subject).toBe('a garden');
+    expect(w.lexemes('beans in the garden')).toBe(1);
+  });
+
+  it('a failing lexemes statement fails the search: it is not an embedder failure', async () => {
+    let failures = 1;
+    const query: Sql['query'] = async (text, params) => {
+      if (text.startsWith(LEXEMES) && params?.[0] === 'leeks in the garden' && failures-- > 0)
+        throw new Error('connection reset while reading lexemes');
+      return f.db.query(text, params);
+    };
+    const db = Object.assign(Object.create(f.db) as Db, { query });
+    const service = new SearchService({ db, embedder: f.embedder, log: silentLogger, vectorIndex: f.index });
+    await expect(
+      service.search({ tenantId: 'tenant-a' }, input('leeks in the garden', 'hybrid')),
+    ).rejects.toThrow('connection reset while reading lexemes');
+    // The next search of the same question is answered in full, not degraded.
+    const got = await service.search({ tenantId: 'tenant-a' }, input('leeks in the garden', 'hybrid'));
+    expect(got.metadata).toMatchObject({ method: 'hybrid', degraded: false });
   });
 
   it('keyword: lexemes only, no embedding', async () => {

@@ -95,35 +95,40 @@ export class SearchService {
     };
 
     let route: Route = input.method === 'agentic' ? 'hybrid' : input.method;
+    // The lexemes (a statement) and the embedding at once. The vector route reads the
+    // lexemes only for a question about the current state (episodes.ts, newestWins).
+    const prepareOnce = (text: string) =>
+      prepareQuery(this.deps.db, this.deps.embedder, text, {
+        terms: route !== 'vector' || CURRENT_STATE.test(text),
+        vector: route !== 'keyword',
+      });
     const prepared = new Map<string, Promise<PreparedQuery>>();
     const prepare = (text: string): Promise<PreparedQuery> => {
       let p = prepared.get(text);
       if (!p) {
-        // The lexemes (a statement) and the embedding at once. The vector route reads the
-        // lexemes only for a question about the current state (episodes.ts, newestWins).
-        const needTerms = route !== 'vector' || CURRENT_STATE.test(text);
-        p = (async () => {
-          const r = await prepareQuery(this.deps.db, this.deps.embedder, text, {
-            terms: needTerms,
-            vector: route !== 'keyword',
-          });
+        p = prepareOnce(text).then((r) => {
           if (r.embedFailed) throw r.embedFailed.error;
           return r.query;
-        })();
+        });
         prepared.set(text, p);
       }
       return p;
     };
-    const first = await prepare(input.query).catch(async (err) => {
-      if (route === 'vector') throw err;
-      // The embedder is down: hybrid and agentic fall back to the keyword route.
-      this.deps.log.warn('search: query embedding failed, using keyword route', { error: err });
+    // The question itself: a failing embedder turns hybrid and agentic into the keyword
+    // route on the lexemes already read; any other failure (the lexemes statement's) fails
+    // the search as it is.
+    const asked = await prepareOnce(input.query);
+    if (asked.embedFailed) {
+      if (route === 'vector') throw asked.embedFailed.error;
+      this.deps.log.warn('search: query embedding failed, using keyword route', {
+        error: asked.embedFailed.error,
+      });
       route = 'keyword';
       metadata.degraded = true;
       metadata.degraded_reason = 'embedder unavailable';
-      prepared.clear();
-      return prepare(input.query);
-    });
+    }
+    const first = asked.query;
+    prepared.set(input.query, Promise.resolve(first));
 
     const wantEpisodes = isUser && input.memory_type !== 'profile';
     const wantProfile = isUser && (input.include_profile || input.memory_type === 'profile');
