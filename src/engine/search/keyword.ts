@@ -122,7 +122,9 @@ export const postingsDepth = (pool: number) => Math.max(1000, 4 * pool);
  * BM25 of the owner's documents found in search_postings for the query terms, each term's
  * list read best first to `depth` (needs `st`, `w`); tf and length as stored, so the score
  * equals bm25Scores' for the same document. `score`, or with `groups` one sum per query
- * (see sums) over the same postings, read once for all the queries.
+ * (see sums) over the same postings, read once for all the queries. Postings of equal
+ * impact are read in doc_id order (descending, as a backward scan of the primary key reads
+ * them), so the postings read at the depth are the same whatever plan reads them.
  */
 export function postingScores(t: Target, depth: number, p: Params, groups?: readonly string[]): string {
   return `SELECT x.doc_id AS id,
@@ -131,7 +133,7 @@ export function postingScores(t: Target, depth: number, p: Params, groups?: read
    CROSS JOIN LATERAL (
      SELECT s.doc_id, s.tf::float8 AS tf, s.dl FROM search_postings s
      WHERE ${countsKey(p.add(t.kind), 's.')} AND s.term = w.term
-     ORDER BY s.impact DESC LIMIT ${p.add(depth)}) x
+     ORDER BY s.impact DESC, s.doc_id DESC LIMIT ${p.add(depth)}) x
    GROUP BY x.doc_id`;
 }
 
