@@ -21,7 +21,8 @@
  * ANALYZE of the grown tables, as its workers run it every 2 minutes) on PGlite.
  *
  * At each level every method answers `--queries` questions (top_k 10) over REST on
- * loopback, end to end (fetch + JSON), methods interleaved per question, after a warm-up.
+ * loopback, end to end (fetch + JSON), methods interleaved per question, after a warm-up that
+ * asks every question once by every method and floor (so the figures are of a warm store).
  * Beside them, the floor measured in the same run: the hand-written SQL for the same
  * top-10 over the owner's facts — keyword: the GIN full-text match ordered by ts_rank;
  * vector: the pgvector cosine ORDER BY … LIMIT 10 as the planner runs it (HNSW or exact);
@@ -278,8 +279,11 @@ async function measure(
     await fn();
     return performance.now() - t0;
   };
-  // Warm-up: caches, plans, connections.
-  for (const q of queries.slice(0, 3)) {
+  // Warm-up: caches, plans, connections. Every question once by every method and floor:
+  // methods run one after another per question, so without it the first to run (vector)
+  // paid the first read of the index pages the others then found in memory (at 1M rows of
+  // others, with HNSW indexes larger than shared_buffers: vector p50 146 ms, hybrid 47).
+  for (const q of queries) {
     for (const m of methods) await rest(m, q);
     await floors.keyword(q);
     await floors.vector(q);
