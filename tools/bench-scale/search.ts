@@ -280,9 +280,10 @@ async function measure(
     return performance.now() - t0;
   };
   // Warm-up: caches, plans, connections. Every question once by every method and floor:
-  // methods run one after another per question, so without it the first to run (vector)
-  // paid the first read of the index pages the others then found in memory (at 1M rows of
-  // others, with HNSW indexes larger than shared_buffers: vector p50 146 ms, hybrid 47).
+  // methods run one after another per question, so without it the first method to read a
+  // question's index pages (vector, for the HNSW graphs) paid for reading them and the
+  // methods after it found them in memory (at 1M rows of others, with HNSW indexes larger
+  // than shared_buffers: vector p50 146 ms, hybrid 47).
   for (const q of queries) {
     for (const m of methods) await rest(m, q);
     await floors.keyword(q);
