@@ -191,11 +191,10 @@ function recallAt(
   units: ContextUnit[],
   evidence: string[],
   toDia: (id: string) => string | undefined,
-  question?: string,
 ): number[] {
   return BUDGETS.map((budget) => {
     const got = new Set<string>();
-    for (const u of packContext(units, budget, question).units)
+    for (const u of packContext(units, budget).units)
       for (const id of u.sources) {
         const dia = toDia(id);
         if (dia) got.add(dia);
@@ -305,8 +304,8 @@ async function main() {
             { allFacts: true },
           );
           latencies.get(method)!.push(performance.now() - started);
-          const units = contextUnits(r, unitOptions(method));
-          const rec = recallAt(units, evidence, (id) => msgToDia.get(id), qa.question);
+          const units = contextUnits(r, qa.question, unitOptions(method));
+          const rec = recallAt(units, evidence, (id) => msgToDia.get(id));
           const described = (u: ContextUnit) => ({
             kind: u.kind,
             score: Number(u.score.toFixed(4)),
@@ -323,14 +322,14 @@ async function main() {
                 question: qa.question,
                 evidence: evidence.map((e) => `${e} ${turns.find((t) => t.dia === e)?.text ?? ''}`),
                 recall: rec,
-                packed: packContext(units, BUDGETS[0], qa.question).units.map(described),
+                packed: packContext(units, BUDGETS[0]).units.map(described),
                 units: units.map(described),
               })}\n`,
             );
           tally.add(`${method}|${qa.category}`, rec);
           tally.add(`${method}|all`, rec);
           for (const [label, opts] of variants) {
-            const v = recallAt(contextUnits(r, opts), evidence, (id) => msgToDia.get(id), qa.question);
+            const v = recallAt(contextUnits(r, qa.question, opts), evidence, (id) => msgToDia.get(id));
             tally.add(`${method} ${label}|${qa.category}`, v);
             tally.add(`${method} ${label}|all`, v);
           }

@@ -1,65 +1,30 @@
 import { describe, expect, it } from 'vitest';
 import type { SearchData } from '../../src/contract/search.js';
 import {
-  asksForSeveral,
   type ContextUnit,
   contextUnits,
   DEFAULT_UNITS,
   KEYWORD_UNITS,
   packContext,
-  SPREAD_BELOW_TOKENS,
-  spreadUnits,
 } from '../../src/engine/search/context.js';
+import { answerPeople, focusOnNamedPeople, OTHER_PERSON_WEIGHT } from '../../src/engine/search/people.js';
+import { answerOf, fact, turn } from '../helpers/search-data.js';
 
-const T = '2025-04-02T10:00:00.000Z';
-const fact = (id: string, content: string, score: number, sources: string[]) => ({
-  id,
-  content,
-  score,
-  source_message_ids: sources,
-  timestamp: T,
-});
-const turn = (id: string, content: string, score: number) => ({
-  id,
-  app_id: 'default',
-  project_id: 'default',
-  session_id: 's1',
-  sender_id: 'nora',
-  sender_name: 'Nora',
-  role: 'user' as const,
-  content,
-  timestamp: T,
-  tool_calls: null,
-  tool_call_id: null,
-  score,
-});
-
-function answer(): SearchData {
-  return {
-    episodes: [
-      {
-        id: 'e1',
-        subject: 'glass workshop, kiln',
-        summary: `Nora and Theo talked about ${'the glass workshop and the new kiln '.repeat(20)}`,
-        timestamp: T,
-        score: 0.7,
-        atomic_facts: [
-          fact('f1', 'Nora signed up for a glass-blowing workshop in Ghent.', 0.8, ['m1']),
-          fact('f2', 'Theo bought a second-hand kiln.', 0.5, ['m2']),
-        ],
-      } as never,
+const answer = (): SearchData =>
+  answerOf(
+    [
+      fact('f1', 'Nora signed up for a glass-blowing workshop in Ghent.', 0.8, ['m1']),
+      fact('f2', 'Theo bought a second-hand kiln.', 0.5, ['m2']),
     ],
-    profiles: [],
-    agent_cases: [],
-    agent_skills: [],
-    unprocessed_messages: [],
-    messages: [
+    [
       turn('m1', 'I signed up for a glass-blowing workshop in Ghent!', 0.75),
       turn('m3', 'The workshop starts on the first Saturday of May.', 0.6),
     ],
-    metadata: { method: 'hybrid', degraded: false, queries: ['q'], took_ms: 1 } as never,
-  };
-}
+    {
+      subject: 'glass workshop, kiln',
+      summary: `Nora and Theo talked about ${'the glass workshop and the new kiln '.repeat(20)}`,
+    },
+  );
 
 describe('recall context: units packed whole into a token budget', () => {
   it('ranks facts and turns together, best first, a turn at a share of its score', () => {
@@ -79,7 +44,7 @@ describe('recall context: units packed whole into a token budget', () => {
   });
 
   it('can add short episode views and day-prefixed facts', () => {
-    const units = contextUnits(answer(), { messageWeight: 1, factDay: true, viewWeight: 0.9 });
+    const units = contextUnits(answer(), undefined, { messageWeight: 1, factDay: true, viewWeight: 0.9 });
     expect(units.map((u) => `${u.kind}:${u.id}`)).toEqual([
       'fact:f1',
       'message:m1',
@@ -92,7 +57,7 @@ describe('recall context: units packed whole into a token budget', () => {
   });
 
   it('never exceeds the budget, skips a unit that does not fit and moves on to smaller ones', () => {
-    const units = contextUnits(answer(), { messageWeight: 1, factDay: true, viewWeight: 0.9 });
+    const units = contextUnits(answer(), undefined, { messageWeight: 1, factDay: true, viewWeight: 0.9 });
     for (const budget of [20, 40, 80, 120, 300, 1000]) {
       const p = packContext(units, budget);
       expect(Math.ceil(p.text.length / 4)).toBeLessThanOrEqual(budget);
@@ -130,65 +95,67 @@ describe('recall context: units packed whole into a token budget', () => {
     expect(p.units.map((u) => u.id)).toContain('m3');
   });
 
-  describe('a question asking for several things, in a small budget', () => {
-    // Three trips told in three conversations; the first conversation also holds four
-    // more facts about the same trip, scored above the other trips.
-    const unit = (id: string, session: string, score: number): ContextUnit => ({
-      kind: 'fact',
-      id,
-      text: `- Ines mentioned a trip (${id}).`,
-      score,
-      sources: [`m-${id}`],
-      session,
-    });
-    const units = [
-      unit('a1', 'sa', 0.9),
-      unit('a2', 'sa', 0.85),
-      unit('a3', 'sa', 0.84),
-      unit('a4', 'sa', 0.83),
-      unit('a5', 'sa', 0.82),
-      unit('b1', 'sb', 0.8),
-      unit('c1', 'sc', 0.78),
-    ];
-    const budget = 48; // five units and the closing line
+  describe('a question that names a person', () => {
+    // Nora and Theo talk; facts and turns about each of them, one about neither.
+    const data = (): SearchData =>
+      answerOf(
+        [
+          fact('f1', 'Theo collects vintage fountain pens.', 0.9, ['m5']),
+          fact('f2', "Nora's hobby is collecting sea glass.", 0.8, ['m6']),
+          fact('f3', 'The glass workshop is in Ghent.', 0.78, ['m7']),
+        ],
+        [
+          turn('m8', 'My pens are all from the fifties.', 0.85, 'Theo Lind'),
+          turn('m9', 'I found green sea glass on the beach today.', 0.7),
+        ],
+      );
 
-    it('tells such questions from the others', () => {
-      for (const q of [
-        'Which cities has Ines visited?',
-        'What books does Omar like?',
-        'What has Ines cooked for her neighbours?',
-        'Where have they travelled together?',
-      ])
-        expect(asksForSeveral(q), q).toBe(true);
-      for (const q of [
-        'Where does Ines live?',
-        'What is the name of Omar’s cat?',
-        'When did Ines fly to Oslo?',
-      ])
-        expect(asksForSeveral(q), q).toBe(false);
+    it('ranks what is about someone else below what is about the person named', () => {
+      for (const q of ['What does Nora collect?', "what is nora's hobby", 'What does NORA collect']) {
+        const units = contextUnits(data(), q);
+        expect(
+          units.map((u) => u.id),
+          q,
+        ).toEqual(['f2', 'f3', 'f1', 'm9', 'm8']);
+        expect(units.find((u) => u.id === 'f1')!.score).toBeCloseTo(0.9 * OTHER_PERSON_WEIGHT);
+        // a unit naming nobody keeps its score
+        expect(units.find((u) => u.id === 'f3')!.score).toBe(0.78);
+      }
+      // by any word of the display name
+      expect(contextUnits(data(), 'Which pens does Lind collect?')[0]!.id).toBe('f1');
+      expect(
+        contextUnits(data(), 'Which pens does Lind collect?').find((u) => u.id === 'f2')!.score,
+      ).toBeCloseTo(0.8 * OTHER_PERSON_WEIGHT);
     });
 
-    it('takes units of several conversations instead of filling the context from one', () => {
-      const plain = packContext(units, budget, 'Where did Ines go in spring?');
-      expect(plain.units.map((u) => u.id)).toEqual(['a1', 'a2', 'a3', 'a4', 'a5']);
-      const spread = packContext(units, budget, 'Which cities has Ines visited?');
-      expect(spread.units.map((u) => u.id)).toContain('b1');
-      expect(spread.units.map((u) => u.id)).toContain('c1');
-      expect(spread.units[0]!.id).toBe('a1');
-      expect(spread.tokens).toBeLessThanOrEqual(budget);
+    it('keeps the plain order when the question names nobody, everybody, or is not given', () => {
+      const plain = ['f1', 'f2', 'f3', 'm8', 'm9'];
+      for (const q of [undefined, 'What does everyone collect?', 'What do Nora and Theo collect?'])
+        expect(
+          contextUnits(data(), q).map((u) => u.id),
+          String(q),
+        ).toEqual(plain);
     });
 
-    it('keeps the plain order from SPREAD_BELOW_TOKENS up and without a question', () => {
-      expect(packContext(units, budget).units.map((u) => u.id)).toEqual(['a1', 'a2', 'a3', 'a4', 'a5']);
-      const big = packContext(units, SPREAD_BELOW_TOKENS, 'Which cities has Ines visited?');
-      expect(big.units.map((u) => u.id)).toEqual(units.map((u) => u.id));
+    it('knows the people of the answer from its turns only', () => {
+      expect(answerPeople(data()).map((p) => [...p].sort())).toEqual([['lind', 'theo'], ['nora']]);
+      const none = data();
+      none.messages = [];
+      // without turns nobody is known: the facts keep their order
+      expect(contextUnits(none, 'What does Nora collect?').map((u) => u.id)).toEqual(['f1', 'f2', 'f3']);
     });
 
-    it('orders every unit once, lowering each by its session count', () => {
-      const order = spreadUnits(units, 0.1).map((u) => u.id);
-      expect([...order].sort()).toEqual(units.map((u) => u.id).sort());
-      // a2 counts 0.85 * 0.9 = 0.765 after a1: b1 (0.8) and c1 (0.78) come before it
-      expect(order.slice(0, 4)).toEqual(['a1', 'b1', 'c1', 'a2']);
+    it('only lowers facts and turns', () => {
+      const topic: ContextUnit = {
+        kind: 'topic',
+        id: 't',
+        text: '- Theo wrote this guide.',
+        score: 1,
+        sources: [],
+      };
+      expect(
+        focusOnNamedPeople([topic], 'What does Nora collect?', [new Set(['nora']), new Set(['theo'])]),
+      ).toEqual([topic]);
     });
   });
 });

@@ -1,5 +1,6 @@
 import type { SearchData } from '../../contract/search.js';
 import { tokenCount } from '../text.js';
+import { answerPeople, focusOnNamedPeople } from './people.js';
 
 /**
  * The context a model pays for: a search's hits cut into small units that each fit a
@@ -8,7 +9,8 @@ import { tokenCount } from '../text.js';
  * score and packed into a token budget with a strict fit: a unit goes in whole or not at
  * all, and packing moves on to the next unit when one does not fit. A fact or turn that
  * adds no message beyond the units already taken (the fact was made from a turn already
- * shown, or the reverse) is skipped.
+ * shown, or the reverse) is skipped. Given the question, units about someone other than
+ * the people it names count less (people.ts).
  *
  * Tokens are counted as everywhere in engram: ceil(characters / 4).
  */
@@ -24,8 +26,6 @@ export interface ContextUnit {
   score: number;
   /** Ids of the messages the unit rests on. */
   sources: string[];
-  /** The conversation (session) the unit comes from, when it has one. */
-  session?: string | undefined;
 }
 
 /** How the units of a search answer are cut and weighed. */
@@ -63,9 +63,14 @@ const day = (iso: string) => iso.slice(0, 10);
 const contentText = (c: SearchData['unprocessed_messages'][number]['content']) =>
   typeof c === 'string' ? c : c.map((i) => (typeof i['text'] === 'string' ? i['text'] : '')).join(' ');
 
-/** Every unit of a search answer, best first (profile items lead, in their own order). */
+/**
+ * Every unit of a search answer, best first (profile items lead, in their own order); given
+ * the question, a fact or turn about someone other than the people it names counts at
+ * OTHER_PERSON_WEIGHT of its score (people.ts).
+ */
 export function contextUnits(
   data: SearchData,
+  query?: string,
   opts: UnitOptions = unitsFor(data.metadata.method),
 ): ContextUnit[] {
   const units: ContextUnit[] = [];
@@ -89,7 +94,6 @@ export function contextUnits(
         text: `- ${prefix}${clip(f.content, FACT_CHARS)}`,
         score: f.score,
         sources: f.source_message_ids,
-        session: e.session_id ?? undefined,
       });
     if (opts.viewWeight > 0) {
       const facts = e.atomic_facts.slice(0, VIEW_FACTS);
@@ -111,7 +115,6 @@ export function contextUnits(
       text: `- [${day(m.timestamp)}] ${m.sender_name ?? m.sender_id}: ${clip(contentText(m.content), TURN_CHARS)}`,
       score: (m.score ?? 0) * opts.messageWeight,
       sources: [m.id],
-      session: m.session_id,
     });
   for (const c of data.agent_cases)
     units.push({
@@ -131,7 +134,7 @@ export function contextUnits(
       score: s.score,
       sources: s.source_message_ids,
     });
-  return rankUnits(units);
+  return rankUnits(query === undefined ? units : focusOnNamedPeople(units, query, answerPeople(data)));
 }
 
 /** Units best first; equal scores keep their given order. */
@@ -151,56 +154,6 @@ export interface PackedContext {
   omitted: number;
 }
 
-/**
- * A question asking for several things: a plural noun after "what" / "which" ("what
- * books has she read", "which cities did they visit"), or "has" / "have" after what /
- * which / where / who, mostly the present perfect ("what has he built", "where have they
- * travelled"). Its answers are usually spread over several conversations.
- */
-const ASKS_FOR_SEVERAL =
-  /^\W*(?:(?:what|which)\s+(?:[\w+/'-]+\s+){0,3}?[\w'-]*[a-z]s\s+(?:has|have|does|do|did|is|are|was|were)\b|(?:what|which|where|who)\b.*\b(?:has|have)\b)/i;
-export const asksForSeveral = (query: string) => ASKS_FOR_SEVERAL.test(query);
-
-/** Budgets below which such a question gets units of several conversations. */
-export const SPREAD_BELOW_TOKENS = 500;
-/** Share of its score a unit loses for each unit of its conversation ordered before it. */
-export const SPREAD_SHARE = 0.1;
-
-/**
- * Units reordered so that one conversation does not fill a small context: each unit's
- * score counts at (1 - share)^k, k = units of its session already ordered (units without a
- * session are never lowered). Best adjusted score first; ties keep the given order.
- */
-export function spreadUnits(units: readonly ContextUnit[], share = SPREAD_SHARE): ContextUnit[] {
-  const queues = new Map<string, { u: ContextUnit; i: number }[]>();
-  units.forEach((u, i) => {
-    const key = u.session === undefined ? `\0${i}` : u.session;
-    const q = queues.get(key);
-    if (q) q.push({ u, i });
-    else queues.set(key, [{ u, i }]);
-  });
-  const heads = [...queues.values()].map((q) => ({ q, at: 0, factor: 1 }));
-  const adjusted = (s: number, f: number) => (s >= 0 ? s * f : s / f);
-  const out: ContextUnit[] = [];
-  while (out.length < units.length) {
-    let best: (typeof heads)[number] | undefined;
-    let bestScore = Number.NEGATIVE_INFINITY;
-    for (const h of heads) {
-      const head = h.q[h.at];
-      if (!head) continue;
-      const s = adjusted(head.u.score, h.factor);
-      if (!best || s > bestScore || (s === bestScore && head.i < best.q[best.at]!.i)) {
-        best = h;
-        bestScore = s;
-      }
-    }
-    out.push(best!.q[best!.at]!.u);
-    best!.at++;
-    best!.factor *= 1 - share;
-  }
-  return out;
-}
-
 /** The closing line of a context that left units out. */
 const omittedNote = (n: number) => `(${n} more omitted to fit max_tokens)`;
 
@@ -208,12 +161,8 @@ const omittedNote = (n: number) => `(${n} more omitted to fit max_tokens)`;
  * Packs units (best first) into maxTokens with a strict fit; the text is at most maxTokens.
  * When units are left out for room, a closing line says how many, and only its own length
  * is kept free for it (the longest it can be for these units): the units get the rest.
- * Given the question, a small budget for a question asking for several things takes its
- * units spread over conversations (spreadUnits).
  */
-export function packContext(units: readonly ContextUnit[], maxTokens: number, query?: string): PackedContext {
-  if (query !== undefined && maxTokens < SPREAD_BELOW_TOKENS && asksForSeveral(query))
-    units = spreadUnits(units);
+export function packContext(units: readonly ContextUnit[], maxTokens: number): PackedContext {
   const limit = maxTokens * 4;
   let packed = fill(units, limit);
   if (packed.tooLong > 0) packed = fill(units, Math.max(0, limit - omittedNote(units.length).length - 1));
