@@ -304,7 +304,7 @@ async function main() {
             { allFacts: true },
           );
           latencies.get(method)!.push(performance.now() - started);
-          const units = contextUnits(r, qa.question, unitOptions(method));
+          const units = contextUnits(r, unitOptions(method));
           const rec = recallAt(units, evidence, (id) => msgToDia.get(id));
           const described = (u: ContextUnit) => ({
             kind: u.kind,
@@ -329,7 +329,7 @@ async function main() {
           tally.add(`${method}|${qa.category}`, rec);
           tally.add(`${method}|all`, rec);
           for (const [label, opts] of variants) {
-            const v = recallAt(contextUnits(r, qa.question, opts), evidence, (id) => msgToDia.get(id));
+            const v = recallAt(contextUnits(r, opts), evidence, (id) => msgToDia.get(id));
             tally.add(`${method} ${label}|${qa.category}`, v);
             tally.add(`${method} ${label}|all`, v);
           }

@@ -102,7 +102,7 @@ export function renderRecall(
   data: SearchData & { topics?: KbSearchHit[] },
   maxTokens: number,
 ): Rendered {
-  const units = rankUnits([...contextUnits(data, query), ...topicUnits(data.topics)]);
+  const units = rankUnits([...contextUnits(data), ...topicUnits(data.topics)]);
   if (units.length === 0) {
     const text = `No memories found for "${clip(query, 200)}".`;
     return { text, tokens: tokenCount(text), omitted: 0 };

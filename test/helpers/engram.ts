@@ -93,3 +93,13 @@ export async function startTestServer(
     },
   };
 }
+
+/** Adds one session's messages over REST (synchronously) and flushes it, so they are extracted. */
+export async function addAndFlush(s: TestServer, key: string, session_id: string, messages: unknown[]) {
+  const add = await s.call('POST', '/api/v2/memory/add', { key, body: { session_id, messages } });
+  if (add.status !== 200) throw new Error(`add ${session_id}: ${add.status} ${JSON.stringify(add.body)}`);
+  const flush = await s.call('POST', '/api/v2/memory/flush', { key, body: { session_id } });
+  if (flush.status !== 200)
+    throw new Error(`flush ${session_id}: ${flush.status} ${JSON.stringify(flush.body)}`);
+  return add.body.data;
+}

@@ -7,7 +7,6 @@ import {
   KEYWORD_UNITS,
   packContext,
 } from '../../src/engine/search/context.js';
-import { answerPeople, focusOnNamedPeople, OTHER_PERSON_WEIGHT } from '../../src/engine/search/people.js';
 import { answerOf, fact, turn } from '../helpers/search-data.js';
 
 const answer = (): SearchData =>
@@ -44,7 +43,7 @@ describe('recall context: units packed whole into a token budget', () => {
   });
 
   it('can add short episode views and day-prefixed facts', () => {
-    const units = contextUnits(answer(), undefined, { messageWeight: 1, factDay: true, viewWeight: 0.9 });
+    const units = contextUnits(answer(), { messageWeight: 1, factDay: true, viewWeight: 0.9 });
     expect(units.map((u) => `${u.kind}:${u.id}`)).toEqual([
       'fact:f1',
       'message:m1',
@@ -57,7 +56,7 @@ describe('recall context: units packed whole into a token budget', () => {
   });
 
   it('never exceeds the budget, skips a unit that does not fit and moves on to smaller ones', () => {
-    const units = contextUnits(answer(), undefined, { messageWeight: 1, factDay: true, viewWeight: 0.9 });
+    const units = contextUnits(answer(), { messageWeight: 1, factDay: true, viewWeight: 0.9 });
     for (const budget of [20, 40, 80, 120, 300, 1000]) {
       const p = packContext(units, budget);
       expect(Math.ceil(p.text.length / 4)).toBeLessThanOrEqual(budget);
@@ -93,69 +92,5 @@ describe('recall context: units packed whole into a token budget', () => {
     const p = packContext(contextUnits(answer()), 1000);
     expect(p.units.map((u) => u.id)).not.toContain('m1');
     expect(p.units.map((u) => u.id)).toContain('m3');
-  });
-
-  describe('a question that names a person', () => {
-    // Nora and Theo talk; facts and turns about each of them, one about neither.
-    const data = (): SearchData =>
-      answerOf(
-        [
-          fact('f1', 'Theo collects vintage fountain pens.', 0.9, ['m5']),
-          fact('f2', "Nora's hobby is collecting sea glass.", 0.8, ['m6']),
-          fact('f3', 'The glass workshop is in Ghent.', 0.78, ['m7']),
-        ],
-        [
-          turn('m8', 'My pens are all from the fifties.', 0.85, 'Theo Lind'),
-          turn('m9', 'I found green sea glass on the beach today.', 0.7),
-        ],
-      );
-
-    it('ranks what is about someone else below what is about the person named', () => {
-      for (const q of ['What does Nora collect?', "what is nora's hobby", 'What does NORA collect']) {
-        const units = contextUnits(data(), q);
-        expect(
-          units.map((u) => u.id),
-          q,
-        ).toEqual(['f2', 'f3', 'f1', 'm9', 'm8']);
-        expect(units.find((u) => u.id === 'f1')!.score).toBeCloseTo(0.9 * OTHER_PERSON_WEIGHT);
-        // a unit naming nobody keeps its score
-        expect(units.find((u) => u.id === 'f3')!.score).toBe(0.78);
-      }
-      // by any word of the display name
-      expect(contextUnits(data(), 'Which pens does Lind collect?')[0]!.id).toBe('f1');
-      expect(
-        contextUnits(data(), 'Which pens does Lind collect?').find((u) => u.id === 'f2')!.score,
-      ).toBeCloseTo(0.8 * OTHER_PERSON_WEIGHT);
-    });
-
-    it('keeps the plain order when the question names nobody, everybody, or is not given', () => {
-      const plain = ['f1', 'f2', 'f3', 'm8', 'm9'];
-      for (const q of [undefined, 'What does everyone collect?', 'What do Nora and Theo collect?'])
-        expect(
-          contextUnits(data(), q).map((u) => u.id),
-          String(q),
-        ).toEqual(plain);
-    });
-
-    it('knows the people of the answer from its turns only', () => {
-      expect(answerPeople(data()).map((p) => [...p].sort())).toEqual([['lind', 'theo'], ['nora']]);
-      const none = data();
-      none.messages = [];
-      // without turns nobody is known: the facts keep their order
-      expect(contextUnits(none, 'What does Nora collect?').map((u) => u.id)).toEqual(['f1', 'f2', 'f3']);
-    });
-
-    it('only lowers facts and turns', () => {
-      const topic: ContextUnit = {
-        kind: 'topic',
-        id: 't',
-        text: '- Theo wrote this guide.',
-        score: 1,
-        sources: [],
-      };
-      expect(
-        focusOnNamedPeople([topic], 'What does Nora collect?', [new Set(['nora']), new Set(['theo'])]),
-      ).toEqual([topic]);
-    });
   });
 });

@@ -1,6 +1,5 @@
 import type { SearchData } from '../../contract/search.js';
 import { tokenCount } from '../text.js';
-import { answerPeople, focusOnNamedPeople } from './people.js';
 
 /**
  * The context a model pays for: a search's hits cut into small units that each fit a
@@ -9,8 +8,8 @@ import { answerPeople, focusOnNamedPeople } from './people.js';
  * score and packed into a token budget with a strict fit: a unit goes in whole or not at
  * all, and packing moves on to the next unit when one does not fit. A fact or turn that
  * adds no message beyond the units already taken (the fact was made from a turn already
- * shown, or the reverse) is skipped. Given the question, units about someone other than
- * the people it names count less (people.ts).
+ * shown, or the reverse) is skipped. The scores are the search's (which already weighs
+ * hits about someone other than the people a question names lower, people.ts).
  *
  * Tokens are counted as everywhere in engram: ceil(characters / 4).
  */
@@ -63,14 +62,9 @@ const day = (iso: string) => iso.slice(0, 10);
 const contentText = (c: SearchData['unprocessed_messages'][number]['content']) =>
   typeof c === 'string' ? c : c.map((i) => (typeof i['text'] === 'string' ? i['text'] : '')).join(' ');
 
-/**
- * Every unit of a search answer, best first (profile items lead, in their own order); given
- * the question, a fact or turn about someone other than the people it names counts at
- * OTHER_PERSON_WEIGHT of its score (people.ts).
- */
+/** Every unit of a search answer, best first (profile items lead, in their own order). */
 export function contextUnits(
   data: SearchData,
-  query?: string,
   opts: UnitOptions = unitsFor(data.metadata.method),
 ): ContextUnit[] {
   const units: ContextUnit[] = [];
@@ -134,7 +128,7 @@ export function contextUnits(
       score: s.score,
       sources: s.source_message_ids,
     });
-  return rankUnits(query === undefined ? units : focusOnNamedPeople(units, query, answerPeople(data)));
+  return rankUnits(units);
 }
 
 /** Units best first; equal scores keep their given order. */

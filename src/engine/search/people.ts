@@ -1,40 +1,48 @@
 import type { SearchData } from '../../contract/search.js';
 import { contentWords } from '../text.js';
-import type { ContextUnit } from './context.js';
+import { round } from './episodes.js';
 
 /**
- * A question that names a person is about that person. The people an answer knows are the
- * senders of its turns (their display names); the question names one when it uses a word of
- * that name ("what does nora collect", "What is Theo's job?"). A fact or turn that names
- * another of those people and none the question names is most likely about someone else:
- * in the recall context it counts at OTHER_PERSON_WEIGHT of its score. A unit that names
- * nobody ("the user is vegetarian") keeps its score, and so does every unit when the
+ * A question that names a person is about that person. The people a search answer knows
+ * are the senders of its turns (their display names); the question names one when it uses
+ * a word of that name, in any case ("what does nora collect", "What is Theo's job?"). A
+ * fact or turn that names another of those people and none the question names is most
+ * likely about someone else: its score counts at OTHER_PERSON_WEIGHT. A hit that names
+ * nobody ("the user is vegetarian") keeps its score, and so does every hit when the
  * question names nobody, or names every one of the answer's people.
  */
 export const OTHER_PERSON_WEIGHT = 0.8;
 
-/** The words of each distinct sender display name among the answer's turns. */
-export function answerPeople(data: Pick<SearchData, 'messages' | 'unprocessed_messages'>): Set<string>[] {
+type Turn = SearchData['unprocessed_messages'][number];
+type Episode = SearchData['episodes'][number];
+
+/** The hits the step weighs: each episode's facts, and the turns. */
+export interface PeopleHits {
+  episodes: Episode[];
+  messages: SearchData['messages'];
+  unprocessed: Turn[];
+}
+
+/** The words of each distinct sender display name among the turns. */
+export function answerPeople(turns: readonly Pick<Turn, 'sender_name'>[]): Set<string>[] {
   const byName = new Map<string, Set<string>>();
-  for (const m of [...data.messages, ...data.unprocessed_messages]) {
-    const name = m.sender_name?.trim();
-    if (!name || byName.has(name.toLowerCase())) continue;
+  for (const m of turns) {
+    const name = m.sender_name?.trim().toLowerCase();
+    if (!name || byName.has(name)) continue;
     const words = contentWords(name);
-    if (words.size) byName.set(name.toLowerCase(), words);
+    if (words.size) byName.set(name, words);
   }
   return [...byName.values()];
 }
 
 /**
- * The units with the score of those about someone other than the people the question
- * names lowered to OTHER_PERSON_WEIGHT (a new array; the units are not changed).
+ * The test for "about someone other than the people the question names", or undefined when
+ * the question names nobody among the people, or all of them.
  */
-export function focusOnNamedPeople(
-  units: readonly ContextUnit[],
+export function aboutSomeoneElse(
   query: string,
   people: readonly Set<string>[],
-  weight = OTHER_PERSON_WEIGHT,
-): ContextUnit[] {
+): ((text: string) => boolean) | undefined {
   const asked = contentWords(query);
   const named = new Set<string>();
   const others: Set<string>[] = [];
@@ -43,14 +51,52 @@ export function focusOnNamedPeople(
     if (used.length) for (const w of used) named.add(w);
     else others.push(p);
   }
-  if (!named.size || !others.length) return [...units];
-  const otherWords = new Set(others.flatMap((p) => [...p]).filter((w) => !named.has(w)));
-  return units.map((u) => {
-    if (u.kind !== 'fact' && u.kind !== 'message') return u;
-    const words = contentWords(u.text);
-    const aboutNamed = [...named].some((w) => words.has(w));
-    const aboutOther = [...otherWords].some((w) => words.has(w));
-    if (aboutNamed || !aboutOther) return u;
-    return { ...u, score: u.score >= 0 ? u.score * weight : u.score / weight };
-  });
+  if (!named.size || !others.length) return undefined;
+  const otherWords = [...new Set(others.flatMap((p) => [...p]))].filter((w) => !named.has(w));
+  return (text) => {
+    const words = contentWords(text);
+    return ![...named].some((w) => words.has(w)) && otherWords.some((w) => words.has(w));
+  };
+}
+
+/** A turn's text as the step reads it: who said it and what. */
+const turnText = (m: Turn) =>
+  `${m.sender_name ?? ''}: ${
+    typeof m.content === 'string'
+      ? m.content
+      : m.content.map((i) => (typeof i['text'] === 'string' ? i['text'] : '')).join(' ')
+  }`;
+
+const lowered = (s: number, weight: number) => round(s >= 0 ? s * weight : s / weight);
+/** Best score first; equal scores keep their order (Array.prototype.sort is stable). */
+const byScore = <T extends { score?: number | undefined }>(xs: T[]) =>
+  xs.sort((a, b) => (b.score ?? 0) - (a.score ?? 0));
+
+/**
+ * The hits with the scores of the facts and turns about someone other than the people the
+ * question names lowered to `weight`, each list re-sorted best first (unscored turns, such
+ * as a pinned session's, are left as they are). Episodes keep their scores and order.
+ */
+export function focusOnNamedPeople<T extends PeopleHits>(
+  query: string,
+  hits: T,
+  weight = OTHER_PERSON_WEIGHT,
+): T {
+  const other = aboutSomeoneElse(query, answerPeople([...hits.messages, ...hits.unprocessed]));
+  if (!other) return hits;
+  const turns = <M extends Turn>(xs: M[]): M[] =>
+    xs.some((m) => m.score === undefined)
+      ? xs
+      : byScore(xs.map((m) => (other(turnText(m)) ? { ...m, score: lowered(m.score!, weight) } : m)));
+  return {
+    ...hits,
+    episodes: hits.episodes.map((e) => ({
+      ...e,
+      atomic_facts: byScore(
+        e.atomic_facts.map((f) => (other(f.content) ? { ...f, score: lowered(f.score, weight) } : f)),
+      ),
+    })),
+    messages: turns(hits.messages),
+    unprocessed: turns(hits.unprocessed),
+  };
 }

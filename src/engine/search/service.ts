@@ -12,6 +12,7 @@ import { expandQuery } from './expand.js';
 import { type PreparedQuery, prepareQuery, type RankDeps, type Route } from './hybrid.js';
 import { CURRENT_STATE, expandTerms } from './lexicon.js';
 import { type MessageHit, pinnedUnprocessed, rankMessages, type ScoredMessage } from './messages.js';
+import { focusOnNamedPeople } from './people.js';
 import { rerankHits } from './rerank-hits.js';
 import type { SearchScope } from './scope.js';
 
@@ -211,6 +212,9 @@ export class SearchService {
     } else {
       result = await retrieve([input.query], [1]);
     }
+
+    // A question that names a person: hits about someone else count less (people.ts).
+    result = focusOnNamedPeople(input.query, result);
 
     if (input.enable_llm_rerank) {
       metadata.reranked = false;
