@@ -59,7 +59,8 @@ export const clip = (s: string, n: number) => {
   return t.length <= n ? t : `${t.slice(0, n - 1)}…`;
 };
 const day = (iso: string) => iso.slice(0, 10);
-const contentText = (c: SearchData['unprocessed_messages'][number]['content']) =>
+/** A turn's content as plain text (the text parts of a multi-part content). */
+export const contentText = (c: SearchData['unprocessed_messages'][number]['content']) =>
   typeof c === 'string' ? c : c.map((i) => (typeof i['text'] === 'string' ? i['text'] : '')).join(' ');
 
 /** Every unit of a search answer, best first (profile items lead, in their own order). */

@@ -1,5 +1,6 @@
 import type { SearchData } from '../../contract/search.js';
 import { contentWords } from '../text.js';
+import { contentText } from './context.js';
 import { round } from './episodes.js';
 
 /**
@@ -60,12 +61,7 @@ export function aboutSomeoneElse(
 }
 
 /** A turn's text as the step reads it: who said it and what. */
-const turnText = (m: Turn) =>
-  `${m.sender_name ?? ''}: ${
-    typeof m.content === 'string'
-      ? m.content
-      : m.content.map((i) => (typeof i['text'] === 'string' ? i['text'] : '')).join(' ')
-  }`;
+const turnText = (m: Turn) => `${m.sender_name ?? ''}: ${contentText(m.content)}`;
 
 const lowered = (s: number, weight: number) => round(s >= 0 ? s * weight : s / weight);
 /** Best score first; equal scores keep their order (Array.prototype.sort is stable). */
