@@ -69,6 +69,25 @@ describe('offline extractor: facts', () => {
     expect(qa?.message_ids).toEqual(['m1', 'm2']);
   });
 
+  it('keeps a change of subject after a short answer out of the answer, as a fact of its own', () => {
+    const msg = builder();
+    const seg = [
+      msg({ sender_id: 'c', sender_name: 'Rosa', role: 'user', content: 'How did the move go?' }),
+      msg({
+        sender_id: 'm',
+        sender_name: 'Tomas',
+        role: 'user',
+        content: 'Smoothly enough. By the way I started learning the cello last month.',
+      }),
+    ];
+    const facts = extract(seg, { humans: ['c', 'm'], agents: [] }).episode.facts;
+    const qa = facts.find((f) => f.content.startsWith('Asked by Rosa'));
+    expect(qa?.content).toBe('Asked by Rosa "How did the move go?", Tomas answered: Smoothly enough.');
+    const cello = facts.find((f) => f.content.includes('cello'));
+    expect(cello?.content).toMatch(/^Tomas started learning the cello in /);
+    expect(cello?.message_ids).toEqual(['m2']);
+  });
+
   it('names the group a "they" stands for when the conversation just named it', () => {
     const msg = builder();
     const ana = { sender_id: 'a', sender_name: 'Ana', role: 'user' as const };

@@ -8,6 +8,7 @@ import type { SegmentMessage } from '../../core/ports.js';
 import { mentionsDate, resolveRelativeDates } from './dates.js';
 import { toThirdPerson } from './rewrite.js';
 import { capitalize, isContentWord, normalize, STOPWORDS, splitSentences, tokenize } from './text.js';
+import { TOPIC_CUE } from './topic.js';
 
 export interface Sentence {
   /** Cleaned sentence with absolute dates, still in the speaker's words. */
@@ -22,6 +23,8 @@ export interface Sentence {
   score: number;
   /** Index of an earlier sentence this one continues ("It took me all week"), else -1. */
   attachedTo: number;
+  /** Opens with an explicit change of subject ("By the way ...", "Anyway, ..."). */
+  shift: boolean;
 }
 
 export interface MessageView {
@@ -105,7 +108,7 @@ export function stripInterjections(sentence: string, names: readonly string[]): 
       .replace(p.lead, '')
       // A leading label: "Quick context: ...", "FYI: ...", "Update: ...".
       .replace(/^(?:[A-Za-z]+ ){0,2}[A-Za-z]+:\s+(?=\S)/, '')
-      .replace(/^(?:and|but|so|plus|also|anyway|well|oh|still)\b,?\s+(?=\S)/i, '');
+      .replace(/^(?:and|but|so|plus|also|anyway|well|oh|still|by the way|btw)\b,?\s+(?=\S)/i, '');
     if (next === s) break;
     s = next;
   }
@@ -185,6 +188,7 @@ export function analyze(segment: readonly SegmentMessage[], names: Map<string, s
     for (const raw of splitSentences(normalize(prose(msg.content)))) {
       const core = capitalize(resolveRelativeDates(stripInterjections(raw, forms), msg.timestamp));
       const question = /\?["')]*$/.test(core);
+      const shift = TOPIC_CUE.test(raw.trim());
       const filler = core.length === 0 || FILLER.test(core) || !/[A-Za-z]{2}/.test(core);
       const rw = toThirdPerson(core, speaker, addressee);
       const partial = {
@@ -194,6 +198,7 @@ export function analyze(segment: readonly SegmentMessage[], names: Map<string, s
         filler,
         firstPerson: rw.firstPerson,
         secondPerson: rw.secondPerson,
+        shift,
       };
       const prev = sentences[sentences.length - 1];
       const words = core.split(/\s+/).length;
@@ -203,6 +208,7 @@ export function analyze(segment: readonly SegmentMessage[], names: Map<string, s
         !prev.filler &&
         prev.score >= 3 &&
         !question &&
+        !shift &&
         ANAPHORIC.test(core) &&
         words <= 14
           ? sentences.length - 1

@@ -91,7 +91,8 @@ function precedingQuestion(
 
 /**
  * Sentences answering a question: the first informative one when it is short or has no
- * subject of its own ("Almost ten weeks now!"), plus the next one when the first is very short.
+ * subject of its own ("Almost ten weeks now!"), plus the next one when the first is very short
+ * and the next does not change the subject.
  */
 function answerIndices(view: MessageView): number[] {
   const idx = view.sentences.findIndex((s) => !s.filler);
@@ -100,7 +101,9 @@ function answerIndices(view: MessageView): number[] {
   const words = s.core.split(/\s+/).length;
   if (s.firstPerson && words > 8) return [];
   const next = view.sentences[idx + 1];
-  if (words < 6 && next && !next.filler && !next.question && next.attachedTo < 0) return [idx, idx + 1];
+  // ... unless the next one changes the subject ("Happy for her. By the way, I'm ...").
+  if (words < 6 && next && !next.filler && !next.question && next.attachedTo < 0 && !next.shift)
+    return [idx, idx + 1];
   return [idx];
 }
 

@@ -8,7 +8,8 @@
 import type { SegmentMessage } from '../../core/ports.js';
 import { contentStems } from './text.js';
 
-const CUE =
+/** An explicit change of subject opening a message or sentence ("By the way, ...", "Anyway, ..."). */
+export const TOPIC_CUE =
   /^(?:\W*(?:hey|hi|oh|so|ok|okay|well|also|and)\W+)?(?:by the way|btw|anyway|anyways|changing the subject|change of subject|on another note|on a different note|on an unrelated note|unrelated(?: question)?|different (?:question|topic)|new (?:question|topic)|switching gears|speaking of something else|random question|moving on|one more thing|another thing|quick question|separately)\b/i;
 
 /** Openers of a reply to the previous message. */
@@ -51,7 +52,7 @@ export function isTopicShift(
   const context = new Set(recent.flatMap((m) => contentStems(m.content)));
   const share = overlap(context, nextStems);
   // An explicit cue with a couple of new topic words and little overlap.
-  if (CUE.test(text)) return nextStems.size >= 2 && share < 0.34;
+  if (TOPIC_CUE.test(text)) return nextStems.size >= 2 && share < 0.34;
   // A reaction to what was just said ("Wow, that's great! ...") continues the exchange.
   if (REACTION.test(text)) return false;
   // Without a cue: a substantial message sharing (almost) nothing with a substantial context.
