@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { stripInterjections } from '../../src/providers/offline/analyze.js';
 import { formatDate, mentionsDate, resolveRelativeDates } from '../../src/providers/offline/dates.js';
 import { conjugate, toThirdPerson } from '../../src/providers/offline/rewrite.js';
 import { contentStems, splitSentences, stem, tokenize, truncate } from '../../src/providers/offline/text.js';
@@ -139,5 +140,20 @@ describe('offline text: third-person rewriting', () => {
       'can',
       'plays',
     ]);
+  });
+});
+
+describe('offline text: interjections', () => {
+  it('strips leading interjections, vocatives, connectives and a trailing laugh', () => {
+    expect(stripInterjections('Wow, Tomas! I finally fixed the bike lol.', ['Tomas'])).toBe(
+      'I finally fixed the bike.',
+    );
+    expect(stripInterjections('By the way I moved to Porto haha', [])).toBe('I moved to Porto');
+    expect(stripInterjections('The cat knocked over my coffee lol lmao!!', [])).toBe(
+      'The cat knocked over my coffee!!',
+    );
+    // a laugh inside the sentence, or a word that only ends like one, stays
+    expect(stripInterjections('The lol cats forum is down.', [])).toBe('The lol cats forum is down.');
+    expect(stripInterjections('We went to Lahaha.', [])).toBe('We went to Lahaha.');
   });
 });

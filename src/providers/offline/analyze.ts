@@ -99,7 +99,7 @@ function namePatterns(names: readonly string[]): NamePatterns {
   return made;
 }
 
-/** Strips leading interjections ("Wow, Tomas!") and vocatives from a sentence. */
+/** Strips leading interjections ("Wow, Tomas!"), vocatives and a trailing laugh from a sentence. */
 export function stripInterjections(sentence: string, names: readonly string[]): string {
   const p = namePatterns(names);
   let s = sentence.trim();
@@ -114,6 +114,8 @@ export function stripInterjections(sentence: string, names: readonly string[]): 
   }
   if (p.inner) s = s.replace(p.inner, ',');
   if (p.trailing) s = s.replace(p.trailing, '$1');
+  // A trailing laugh ("... this morning lol.", "haha!") is tone, not content.
+  s = s.replace(/(?:[\s,]+(?:lol|lmao|rofl|haha+|hahaha+|hehe+|xd))+\s*([.!?]*)$/i, '$1');
   return s.trim();
 }
 
