@@ -152,6 +152,15 @@ describe('offline text: interjections', () => {
     expect(stripInterjections('The cat knocked over my coffee lol lmao!!', [])).toBe(
       'The cat knocked over my coffee!!',
     );
+    // a laugh of any length
+    expect(stripInterjections('Biscuit stole my sandwich hahahaha!', [])).toBe('Biscuit stole my sandwich!');
+    expect(stripInterjections('We got lost on the way, ahahaha, hehehe.', [])).toBe(
+      'We got lost on the way.',
+    );
+    expect(stripInterjections('The tent blew away hahaaa', [])).toBe('The tent blew away');
+    // a short word that only looks like part of one stays
+    expect(stripInterjections('She is taller than he.', [])).toBe('She is taller than he.');
+    expect(stripInterjections('We had lunch with Ha.', [])).toBe('We had lunch with Ha.');
     // a laugh inside the sentence, or a word that only ends like one, stays
     expect(stripInterjections('The lol cats forum is down.', [])).toBe('The lol cats forum is down.');
     expect(stripInterjections('We went to Lahaha.', [])).toBe('We went to Lahaha.');

@@ -114,8 +114,8 @@ export function stripInterjections(sentence: string, names: readonly string[]): 
   }
   if (p.inner) s = s.replace(p.inner, ',');
   if (p.trailing) s = s.replace(p.trailing, '$1');
-  // A trailing laugh ("... this morning lol.", "haha!") is tone, not content.
-  s = s.replace(/(?:[\s,]+(?:lol|lmao|rofl|haha+|hahaha+|hehe+|xd))+\s*([.!?]*)$/i, '$1');
+  // A trailing laugh ("... this morning lol.", "haha!", "hahahaha") is tone, not content.
+  s = s.replace(/(?:[\s,]+(?:lol|lmao|rofl|h*a*(?:ha){2,}[ah]*|h*e*(?:he){2,}[eh]*|xd))+\s*([.!?]*)$/i, '$1');
   return s.trim();
 }
 
