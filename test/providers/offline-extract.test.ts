@@ -88,6 +88,44 @@ describe('offline extractor: facts', () => {
     expect(cello?.message_ids).toEqual(['m2']);
   });
 
+  it("answers a question with the reply's substance, not its acknowledgement", () => {
+    const msg = builder();
+    const seg = [
+      msg({
+        sender_id: 'u',
+        sender_name: 'Lena',
+        role: 'user',
+        content: 'Could you suggest a tent for two?',
+      }),
+      msg({
+        sender_id: 'h',
+        sender_name: 'Guide',
+        role: 'assistant',
+        content: 'Got it, a tent for two. The Nordmark Duo is light and sets up in five minutes.',
+      }),
+      msg({ sender_id: 'u', sender_name: 'Lena', role: 'user', content: 'I only camp in summer.' }),
+      msg({
+        sender_id: 'h',
+        sender_name: 'Guide',
+        role: 'assistant',
+        content: "Noted. I'll keep that in mind.",
+      }),
+      msg({
+        sender_id: 'u',
+        sender_name: 'Lena',
+        role: 'user',
+        content: 'Perfect, the trip is in early July.',
+      }),
+    ];
+    const facts = extract(seg, { humans: ['u'], agents: ['h'] }).episode.facts.map((f) => f.content);
+    expect(facts).toContain(
+      'Asked by Lena "Could Guide suggest a tent for two?", Guide answered: The Nordmark Duo is light and sets up in five minutes.',
+    );
+    for (const f of facts) expect(f).not.toMatch(/got it|keep that in mind/i);
+    // a person's own "Perfect, ..." still says something
+    expect(facts.some((f) => f.includes('the trip is in early July'))).toBe(true);
+  });
+
   it('names the group a "they" stands for when the conversation just named it', () => {
     const msg = builder();
     const ana = { sender_id: 'a', sender_name: 'Ana', role: 'user' as const };

@@ -94,6 +94,21 @@ describe('offline extractor: profiles', () => {
     expect(out.episode.subject).not.toMatch(/could you|recipes with eggs/i);
     expect(out.episode.subject).toMatch(/Tofu|cats|vegan/);
   });
+
+  it('keeps a clause about "him" or "her" with the clause it leans on, not as an item of its own', () => {
+    const msg = builder();
+    const noa = { sender_id: 'n', sender_name: 'Noa', role: 'user' as const };
+    const seg = [
+      msg({ ...noa, content: 'I got a puppy named Juno, she chewed my slippers already but I adore her.' }),
+      msg({ ...noa, content: 'My brother teaches chemistry and I admire him a lot.' }),
+    ];
+    const items = extract(seg, { humans: ['n'], agents: [] }).profiles[0]?.explicit_info ?? [];
+    for (const e of items) expect(e.description).not.toMatch(/^Noa (?:adores her|admires him)/);
+    expect(items.find((e) => e.category === 'pet')?.description).toMatch(/puppy named Juno/);
+    expect(items.find((e) => e.category === 'relationship')?.description).toMatch(
+      /brother teaches chemistry/,
+    );
+  });
 });
 
 describe('offline extractor: cases', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { stripInterjections } from '../../src/providers/offline/analyze.js';
 import { formatDate, mentionsDate, resolveRelativeDates } from '../../src/providers/offline/dates.js';
+import { keyPhrases } from '../../src/providers/offline/keyphrases.js';
 import { conjugate, toThirdPerson } from '../../src/providers/offline/rewrite.js';
 import { contentStems, splitSentences, stem, tokenize, truncate } from '../../src/providers/offline/text.js';
 
@@ -164,5 +165,20 @@ describe('offline text: interjections', () => {
     // a laugh inside the sentence, or a word that only ends like one, stays
     expect(stripInterjections('The lol cats forum is down.', [])).toBe('The lol cats forum is down.');
     expect(stripInterjections('We went to Lahaha.', [])).toBe('We went to Lahaha.');
+  });
+});
+
+describe('offline text: key phrases', () => {
+  it('leaves adverbs of time and manner out of a phrase', () => {
+    const phrases = keyPhrases(
+      [
+        'The puppy already chewed the garden hose.',
+        'He finally chewed through the garden hose, honestly impressive.',
+        'We recently replaced the garden hose.',
+      ],
+      4,
+    );
+    expect(phrases[0]).toBe('garden hose');
+    for (const p of phrases) expect(p).not.toMatch(/\b(?:already|finally|honestly|recently)\b/i);
   });
 });

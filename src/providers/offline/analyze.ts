@@ -25,6 +25,8 @@ export interface Sentence {
   attachedTo: number;
   /** Opens with an explicit change of subject ("By the way ...", "Anyway, ..."). */
   shift: boolean;
+  /** An acknowledgement with at most a short echo of what was asked ("Got it, a tent for two."). */
+  ack: boolean;
 }
 
 export interface MessageView {
@@ -52,7 +54,21 @@ const INTERJECTION =
   '(?:hey|hi|hello|wow+|whoa|woah|actually|honestly|seriously|btw|by the way|guess what|you know|oh well|omg|oh|ah|aw+|yeah|yes|yep|yup|no|nope|well|ok|okay|omg|haha|lol|hmm+|um+|oops|cool|great|awesome|sure|right|absolutely|totally|congrats|congratulations|thanks|thank you|yay|ooh|good morning|good evening|dear)';
 
 const FILLER =
-  /^(?:thanks?(?: you)?(?: so much| a lot)?(?: for [^.!?]{1,40})?|thank you(?: for [^.!?]{1,40})?|(?:congrats|congratulations|well done|good job|nice work|best of luck)(?: (?:on|for|with) [^.!?]{1,40})?|good luck(?: with [^.!?]{1,40})?|talk (?:to you )?(?:soon|later)|see you(?: soon| later)?|bye|take care|(?:that|it|this)?\s*(?:sounds|looks|seems) (?:so |really |super )?\w+(?: \w+)?|(?:that's|that is|it's|it is|this is|how) (?:so |really |super )?(?:great|cool|awesome|amazing|nice|good|wonderful|lovely|fantastic|sweet|true|fun|exciting|impressive|incredible|beautiful|brave|kind)|i (?:totally |completely |100% |so |really |fully )?agree(?: with (?:you|that))?|(?:i )?love (?:that|this|your|the) (?:pic|photo|picture|one|idea|look|shot)|me too|same here|no problem|you're welcome|good to (?:see|hear from) you|how are you(?: doing)?|how have you been|how's it going|what's up|nice to meet you|glad to hear(?: that)?|so glad|love (?:that|it|this)|absolutely|definitely|exactly|of course|for sure|you got this|we got this|keep (?:it|up the good work)|anything new|what about you|you too|same|noted|got it|will do)[.!?]*$/i;
+  /^(?:thanks?(?: you)?(?: so much| a lot)?(?: for [^.!?]{1,40})?|thank you(?: for [^.!?]{1,40})?|(?:congrats|congratulations|well done|good job|nice work|best of luck)(?: (?:on|for|with) [^.!?]{1,40})?|good luck(?: with [^.!?]{1,40})?|talk (?:to you )?(?:soon|later)|see you(?: soon| later)?|bye|take care|(?:that|it|this)?\s*(?:sounds|looks|seems) (?:so |really |super )?\w+(?: \w+)?|(?:that's|that is|it's|it is|this is|how) (?:so |really |super )?(?:great|cool|awesome|amazing|nice|good|wonderful|lovely|fantastic|sweet|true|fun|exciting|impressive|incredible|beautiful|brave|kind)|i (?:totally |completely |100% |so |really |fully )?agree(?: with (?:you|that))?|(?:i )?love (?:that|this|your|the) (?:pic|photo|picture|one|idea|look|shot)|me too|same here|no problem|you're welcome|good to (?:see|hear from) you|how are you(?: doing)?|how have you been|how's it going|what's up|nice to meet you|glad to hear(?: that)?|so glad|love (?:that|it|this)|absolutely|definitely|exactly|of course|for sure|you got this|we got this|keep (?:it|up the good work)|anything new|what about you|you too|same|noted|got it|will do|understood|(?:i'll|i will|we'll|we will) (?:keep|bear) (?:that|this|it) in mind(?: for [^.!?]{1,40})?)[.!?]*$/i;
+
+/** An acknowledgement opening a reply, then at most a few words of echo and no clause of the speaker's own. */
+const ACK =
+  /^(?:got it|noted|understood|okay|ok|sure|alright|all right|perfect|certainly)\b[,.!]?\s*(.*?)[.!?]*$/i;
+
+function isAcknowledgement(raw: string): boolean {
+  const m = ACK.exec(raw.trim());
+  if (!m) return false;
+  const echo = m[1] ?? '';
+  return (
+    echo.split(/\s+/).filter(Boolean).length <= 5 &&
+    !/\b(?:i|i'm|i've|i'll|i'd|we|we're|we've|my|our|me|us)\b/i.test(echo)
+  );
+}
 
 const ANAPHORIC = /^(?:it|it's|this|that|that's|they|they're|these|those|which|there)\b/i;
 
@@ -201,6 +217,7 @@ export function analyze(segment: readonly SegmentMessage[], names: Map<string, s
         firstPerson: rw.firstPerson,
         secondPerson: rw.secondPerson,
         shift,
+        ack: isAcknowledgement(raw),
       };
       const prev = sentences[sentences.length - 1];
       const words = core.split(/\s+/).length;

@@ -59,7 +59,10 @@ function startsWithName(text: string, speaker: string): boolean {
 export function factSentences(view: MessageView, max: number, minScore = FACT_MIN_SCORE): number[] {
   const scored = view.sentences
     .map((s, i) => ({ s, i, score: s.score + attachedBonus(view, i) }))
-    .filter(({ s }) => !s.filler && !s.question && s.attachedTo < 0);
+    // An assistant's acknowledgement ("Got it, a tent for two.") says nothing of its own.
+    .filter(
+      ({ s }) => !s.filler && !s.question && s.attachedTo < 0 && !(s.ack && view.msg.role === 'assistant'),
+    );
   scored.sort((a, b) => b.score - a.score || a.i - b.i);
   const picked = scored.filter((x) => x.score >= minScore).slice(0, max);
   // Every message with something to say gets at least its best sentence.
@@ -90,12 +93,15 @@ function precedingQuestion(
 }
 
 /**
- * Sentences answering a question: the first informative one when it is short or has no
- * subject of its own ("Almost ten weeks now!"), plus the next one when the first is very short
- * and the next does not change the subject.
+ * Sentences answering a question: the first informative one (past an acknowledgement) when it
+ * is short or has no subject of its own ("Almost ten weeks now!"), plus the next one when the
+ * first is very short and the next does not change the subject.
  */
 function answerIndices(view: MessageView): number[] {
-  const idx = view.sentences.findIndex((s) => !s.filler);
+  let idx = view.sentences.findIndex((s) => !s.filler);
+  // An acknowledgement ("Got it, a tent for two.") is not the answer when a statement follows it.
+  const after = view.sentences[idx + 1];
+  if (view.sentences[idx]?.ack && after && !after.filler && !after.question) idx++;
   const s = view.sentences[idx];
   if (!s || s.question) return [];
   const words = s.core.split(/\s+/).length;

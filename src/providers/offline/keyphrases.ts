@@ -7,14 +7,15 @@
  */
 import { isContentWord, STOPWORDS, stem } from './text.js';
 
-/** Evaluative words that are frequent in chat but say nothing about the topic. */
+/** Evaluative words and adverbs that are frequent in chat but say nothing about the topic. */
 const GENERIC = new Set(
   `amazing awesome great happy glad proud excited exciting inspiring important super lovely wonderful
 beautiful fun hard tough cool sweet kind special nice best better love loved loving thankful grateful
 appreciate appreciated cheers congrats congratulations guys folks bit little big huge totally journey
 rewarding incredible fantastic perfect hope hoping glad sounds sound awesome enjoy enjoyed lucky stuff
 kinda tho though cause gonna wanna yay wow hey thank thanks sure yeah pic photo picture together
-someday everyday anyway definitely others people share moments moment times person`.split(/\s+/),
+someday everyday anyway definitely others people share moments moment times person already finally recently
+lately usually currently basically literally seriously honestly`.split(/\s+/),
 );
 
 /** Month and weekday names: resolved dates are everywhere, they are no topic. */

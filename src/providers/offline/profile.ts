@@ -135,8 +135,13 @@ export function clauses(core: string): string[] {
     .split(/,?\s+(?:and|but|so|while|plus)\s+(?=(?:i|i'm|i've|i'll|i'd|my|we|we're)\b)|;\s+/i)
     .map((c) => c.trim())
     .filter(Boolean);
-  // A later clause leaning on the earlier one ("and I hope to finish it soon") keeps them together.
-  return parts.slice(1).some((p) => /\b(?:it|this|that|them|these|those|there)\b/i.test(p)) ? [core] : parts;
+  // A later clause leaning on the earlier one ("and I hope to finish it soon", "but I love
+  // him") keeps them together.
+  return parts
+    .slice(1)
+    .some((p) => /\b(?:it|this|that|them|these|those|there|he|she|him|her|his|hers)\b/i.test(p))
+    ? [core]
+    : parts;
 }
 
 function explicitInfo(views: readonly MessageView[]): ExplicitInfo[] {
