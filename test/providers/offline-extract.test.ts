@@ -126,6 +126,20 @@ describe('offline extractor: facts', () => {
     expect(facts.some((f) => f.includes('the trip is in early July'))).toBe(true);
   });
 
+  it('leaves the request trailing a statement out of its fact', () => {
+    const msg = builder();
+    const seg = [
+      msg({
+        sender_id: 'u',
+        sender_name: 'Omar',
+        role: 'user',
+        content: "I'm allergic to sesame, so please don't suggest any tahini dishes.",
+      }),
+    ];
+    const facts = extract(seg, { humans: ['u'], agents: [] }).episode.facts.map((f) => f.content);
+    expect(facts).toEqual(['Omar is allergic to sesame.']);
+  });
+
   it('names the group a "they" stands for when the conversation just named it', () => {
     const msg = builder();
     const ana = { sender_id: 'a', sender_name: 'Ana', role: 'user' as const };

@@ -208,7 +208,9 @@ export function analyze(segment: readonly SegmentMessage[], names: Map<string, s
       const question = /\?["')]*$/.test(core);
       const shift = TOPIC_CUE.test(raw.trim());
       const filler = core.length === 0 || FILLER.test(core) || !/[A-Za-z]{2}/.test(core);
-      const rw = toThirdPerson(core, speaker, addressee);
+      // A statement's fact leaves out the request trailing it ("I'm allergic to shellfish, so
+      // please don't suggest seafood" -> "... allergic to shellfish"), as its profile item does.
+      const rw = toThirdPerson(question ? core : withoutRequest(core), speaker, addressee);
       const partial = {
         core,
         text: rw.text,
