@@ -95,6 +95,21 @@ describe('offline extractor: profiles', () => {
     expect(out.episode.subject).toMatch(/Tofu|cats|vegan/);
   });
 
+  it('keeps what an item is about and leaves out the comment trailing it, which the facts keep', () => {
+    const msg = builder();
+    const noa = { sender_id: 'n', sender_name: 'Noa', role: 'user' as const };
+    const seg = [
+      msg({
+        ...noa,
+        content: "I rescued an old dog, his name is Comet and he sleeps all day, it's hilarious.",
+      }),
+    ];
+    const out = extract(seg, { humans: ['n'], agents: [] });
+    const pet = out.profiles[0]?.explicit_info.find((e) => e.category === 'pet');
+    expect(pet?.description).toBe('Noa rescued an old dog, his name is Comet.');
+    expect(out.episode.facts.some((f) => f.content.includes('sleeps all day'))).toBe(true);
+  });
+
   it('keeps a clause about "him" or "her" with the clause it leans on, not as an item of its own', () => {
     const msg = builder();
     const noa = { sender_id: 'n', sender_name: 'Noa', role: 'user' as const };

@@ -144,6 +144,29 @@ export function clauses(core: string): string[] {
     : parts;
 }
 
+/** A clause that names someone or something ("his name is Pretzel", "called Tofu"). */
+const NAMING = /\b(?:name is|name's|named|called)\b/i;
+/** Where a comment on what was just said begins: a clause opening with a pronoun for it. */
+const COMMENT =
+  /,?\s+(?:and|but|so)\s+(?=(?:he|she|it|they|it's|that's|this|which|his|her|its|their)\b)|,\s+(?=(?:he|she|it|they|it's|that's|this|which|his|her|its|their)\b)/i;
+
+/**
+ * The part of a clause a profile item keeps: up to the last piece that says what the
+ * category is about or names it; the comment trailing it goes ("I adopted a rescue dog, his
+ * name is Pretzel, he already chewed my sofa, it's been chaos" -> "I adopted a rescue dog,
+ * his name is Pretzel"). The facts keep the whole sentence.
+ */
+export function essentials(part: string, category: ProfileCategory): string {
+  const pieces = part.split(COMMENT).map((p) => p.trim());
+  if (pieces.length < 2) return part;
+  const re = PATTERNS.find(([c]) => c === category)?.[1];
+  let last = 0;
+  pieces.forEach((p, i) => {
+    if (NAMING.test(p) || re?.test(p.toLowerCase().replace(/[’]/g, "'"))) last = i;
+  });
+  return last === pieces.length - 1 ? part : pieces.slice(0, last + 1).join(', ');
+}
+
 function explicitInfo(views: readonly MessageView[]): ExplicitInfo[] {
   const out: ExplicitInfo[] = [];
   const seen = new Set<string>();
@@ -159,8 +182,11 @@ function explicitInfo(views: readonly MessageView[]): ExplicitInfo[] {
         const category = classify(part) ?? classifyNote(part);
         if (!category || (perCategory.get(category) ?? 0) >= MAX_PER_CATEGORY || out.length >= MAX_ITEMS)
           continue;
+        const kept = essentials(part, category);
         const text =
-          parts.length > 1 || core !== s.core ? toThirdPerson(part, v.speaker, v.addressee).text : s.text;
+          parts.length > 1 || core !== s.core || kept !== part
+            ? toThirdPerson(kept, v.speaker, v.addressee).text
+            : s.text;
         const description = terminate(truncate(text.replace(/\s+/g, ' ').replace(/!+/g, '.'), 300));
         const key = description.toLowerCase();
         if (seen.has(key)) continue;
