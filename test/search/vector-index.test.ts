@@ -253,11 +253,14 @@ describe.each(DRIVERS)('vector set-up [%s]', (driver) => {
     }
   });
 
-  it("keeps an episode's embedding in its row (storage MAIN), not in the TOAST table first", async () => {
-    const rows = await f.db.query<{ attstorage: string }>(
-      `SELECT attstorage FROM pg_attribute WHERE attrelid = 'episodes'::regclass AND attname = 'embedding'`,
-    );
-    expect(rows[0]!.attstorage).toBe('m');
+  it('keeps every embedding in its row (storage MAIN), not in the TOAST table first', async () => {
+    for (const table of VECTOR_TABLES) {
+      const rows = await f.db.query<{ attstorage: string }>(
+        `SELECT attstorage FROM pg_attribute WHERE attrelid = $1::regclass AND attname = 'embedding'`,
+        [table],
+      );
+      expect([table, rows[0]!.attstorage]).toEqual([table, 'm']);
+    }
   });
 
   it('a different embedder on a database with vectors fails with both names and `engram reindex`', async () => {
