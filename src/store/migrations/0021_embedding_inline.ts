@@ -9,8 +9,8 @@
  * rows). Facts, cases, skills and knowledge-base topics with long text cross the threshold
  * the same way. MAIN keeps the embedding in the row unless the row cannot fit otherwise:
  * the text columns and the tsvector go out first (compressed). Rows written before keep
- * their layout until rewritten (a turn's embedding is written by an UPDATE when it is
- * processed; `engram reindex` rewrites every embedding).
+ * their layout until rewritten (a turn's embedding is written by the UPDATE that processes
+ * it; `engram reindex` after a change of embedding model rewrites every embedding).
  */
 export const sql = `
 ALTER TABLE messages ALTER COLUMN embedding SET STORAGE MAIN;
