@@ -153,8 +153,8 @@ describe.each(DRIVERS)('memory search: filters, tenancy and owners [%s]', (drive
     expect(p2.episodes.map((e) => e.subject)).toEqual(['sunrise other project']);
     const all = await run({ user_id: 'ann', query: 'sunrise', top_k: 100 });
     expect(all.episodes.map((e) => e.subject)).not.toContain('sunrise deleted');
-    // The deleted episode's fact is live itself: its episode's liveness keeps it out of
-    // every route, and out of the facts of the answer.
+    // The deleted episode's fact is deleted with it: it stays out of every route, and out
+    // of the facts of the answer.
     for (const method of ['keyword', 'vector', 'hybrid']) {
       const got = await run({ user_id: 'ann', query: 'Ann sunrise gone', method, top_k: 100 });
       expect(got.episodes.map((e) => e.subject)).not.toContain('sunrise deleted');

@@ -87,8 +87,9 @@ export async function seedEpisode(f: Fixture, s: EpisodeSeed) {
   for (const [i, content] of (s.facts ?? []).entries())
     await f.db.query(
       `INSERT INTO atomic_facts (tenant_id, id, episode_id, app_id, project_id, session_id, owner_ids, ts, content,
-                                 source_message_ids, embedding)
-       VALUES ($1, $2, $3, $4, $5, $6, ARRAY(SELECT jsonb_array_elements_text($7::jsonb)), $8, $9, $10::jsonb, $11::vector)`,
+                                 source_message_ids, embedding, deleted_at)
+       VALUES ($1, $2, $3, $4, $5, $6, ARRAY(SELECT jsonb_array_elements_text($7::jsonb)), $8, $9, $10::jsonb, $11::vector,
+               $12)`,
       [
         tenant,
         factIds[i],
@@ -101,6 +102,8 @@ export async function seedEpisode(f: Fixture, s: EpisodeSeed) {
         content,
         JSON.stringify([sources[i]]),
         await vec(f.embedder, content),
+        // deleted with their episode, as every path deleting an episode writes them
+        s.deleted ? new Date() : null,
       ],
     );
   return { id, factIds, sources };

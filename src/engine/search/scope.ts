@@ -39,11 +39,6 @@ export interface Target {
   posted?: boolean;
   /** SQL of a ranked row's parent id, returned beside each hit (facts: their episode). */
   parent?: string;
-  /**
-   * The same rows as `from` / `where`, written for the nearest read (vector.ts), which may
-   * scan every document of the owner (absent: `from` / `where`).
-   */
-  nearest?: { from: string; where: string };
 }
 
 /** Positional parameters of one statement, starting with a target's. */
@@ -87,37 +82,27 @@ export function episodeTarget(s: SearchScope): Target {
   };
 }
 
-/** A fact's episode (alias e of fact f). */
-const PARENT = 'e.tenant_id = f.tenant_id AND e.id = f.episode_id';
-
-/** Atomic facts of the episodes above; filters apply to the parent episode. */
+/**
+ * Atomic facts of the episodes above; filters apply to the parent episode. A fact is live
+ * exactly while its episode is: every path that deletes an episode deletes its facts in the
+ * same transaction (memory/delete.ts, memory/update.ts; migration 0022 brought older rows
+ * in line), so an unfiltered read needs the facts alone, and a filtered one joins the
+ * episode only for the columns its filters read.
+ */
 export function factTarget(s: SearchScope): Target {
   const params = base(s);
   const cond = compileFilter(s.filters, EPISODE_FILTER_COLUMNS, params);
   const filtered = cond !== 'TRUE';
-  const own = `${live('f')} AND f.owner_ids @> ARRAY[$4]::text[]`;
   return {
     kind: 'fact',
     alias: 'f',
     filtered,
     posted: !filtered,
     parent: 'f.episode_id',
-    from: `atomic_facts f JOIN episodes e ON ${PARENT}`,
-    where: `${own} AND e.deleted_at IS NULL AND ${cond}`,
-    // Unfiltered, the nearest read checks the parent's liveness by a lookup per fact that
-    // passed the fact's own conditions (a scalar subquery is not turned into a join): as a
-    // join, a small owner's exact scan was planned as a hash join over every episode of the
-    // tenant. Elsewhere the join stays: there the rows are few and chosen by id, and on
-    // the embedded store the lookup form made the statement scoring the facts of the
-    // answer's episodes three times slower.
-    ...(filtered
-      ? {}
-      : {
-          nearest: {
-            from: 'atomic_facts f',
-            where: `${own} AND (SELECT e.deleted_at IS NULL FROM episodes e WHERE ${PARENT})`,
-          },
-        }),
+    from: filtered
+      ? 'atomic_facts f JOIN episodes e ON e.tenant_id = f.tenant_id AND e.id = f.episode_id'
+      : 'atomic_facts f',
+    where: `${live('f')} AND f.owner_ids @> ARRAY[$4]::text[] AND ${cond}`,
     params,
   };
 }

@@ -56,12 +56,11 @@ export function distance(index: VectorIndex, t: Target, vector: readonly number[
 /** Subquery `(id, d)`: the target's `limit` nearest rows (d = cosine distance), plan as above. */
 export function nearest(index: VectorIndex, t: Target, q: VectorQuery, p: Params): string {
   const dist = distance(index, t, q.vector, p);
-  const rows = t.nearest ?? t;
-  let where = `${rows.where} AND ${t.alias}.embedding IS NOT NULL`;
+  let where = `${t.where} AND ${t.alias}.embedding IS NOT NULL`;
   if (q.radius != null) where += ` AND ${dist} <= ${p.add(1 - q.radius)}`;
   const lim = p.add(q.limit);
   const scan = (order: string, gate: string) =>
-    `(SELECT ${t.alias}.id, ${dist} AS d FROM ${rows.from} WHERE ${where}${gate} ORDER BY ${order} LIMIT ${lim})`;
+    `(SELECT ${t.alias}.id, ${dist} AS d FROM ${t.from} WHERE ${where}${gate} ORDER BY ${order} LIMIT ${lim})`;
   const table = TABLE_OF[t.kind];
   if (t.filtered || !index.hasHnsw(table)) return scan(`${dist} + 0`, '');
   // The choice, read once for both branches (each table named in a statement is planned

@@ -19,6 +19,7 @@ import { sql as postingsVacuum } from './0018_postings_vacuum.js';
 import { sql as episodeEmbeddingInline } from './0019_episode_embedding_inline.js';
 import { sql as liveTriggers } from './0020_live_triggers.js';
 import { sql as embeddingInline } from './0021_embedding_inline.js';
+import { sql as factsFollowEpisode } from './0022_facts_follow_episode.js';
 
 export interface Migration {
   version: number;
@@ -49,4 +50,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 19, name: 'episode_embedding_inline', sql: episodeEmbeddingInline },
   { version: 20, name: 'live_triggers', sql: liveTriggers },
   { version: 21, name: 'embedding_inline', sql: embeddingInline },
+  { version: 22, name: 'facts_follow_episode', sql: factsFollowEpisode },
 ];
