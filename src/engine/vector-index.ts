@@ -57,6 +57,17 @@ export async function dropHnswIndexes(q: Sql, table: VectorTable): Promise<void>
 /** Default of VectorIndexOptions.exactMaxRows. */
 export const EXACT_MAX_ROWS = 1_000;
 
+/**
+ * Default of VectorIndexOptions.hnswVisitCost per driver: the cost of one entry read by an
+ * HNSW scan, in rows of an exact scan of the owner's rows (see engine/search/vector.ts),
+ * bounded on the bench stores (docs/search.md, Vector index strategy). PostgreSQL 15 /
+ * pgvector 0.8: an owner's 3,612 facts at size² = 3.2 · limit · reltuples were read faster
+ * exactly than through HNSW, its 10,959 turns at 9.6 as fast either way (2 until facts
+ * stopped looking up their episode per row, when an exact row cost ~3.5 times more). PGlite:
+ * the same facts at 13.3 were slower exactly (the bound is below that; 2 is kept).
+ */
+export const HNSW_VISIT_COST = { postgres: 8, pglite: 2 } as const;
+
 export class VectorConfigError extends Error {
   constructor(message: string) {
     super(message);
@@ -78,12 +89,15 @@ export interface VectorIndexOptions {
    * ~11k turns took ~90-130 ms against ~3 ms for the HNSW read (docs/search.md).
    */
   exactMaxRows?: number;
+  /** Cost of an HNSW entry in rows of an exact scan (default HNSW_VISIT_COST of the driver). */
+  hnswVisitCost?: number;
 }
 
 export class VectorIndex {
   private readonly hnsw = new Set<VectorTable>();
   readonly pgliteHnswMinRows: number;
   readonly exactMaxRows: number;
+  readonly hnswVisitCost: number;
 
   private constructor(
     private readonly db: Db,
@@ -94,6 +108,7 @@ export class VectorIndex {
   ) {
     this.pgliteHnswMinRows = opts.pgliteHnswMinRows ?? 10_000;
     this.exactMaxRows = opts.exactMaxRows ?? EXACT_MAX_ROWS;
+    this.hnswVisitCost = opts.hnswVisitCost ?? HNSW_VISIT_COST[db.driver];
   }
 
   /**

@@ -6,6 +6,7 @@ import { bind, episodeTarget, messageTarget } from '../../src/engine/search/scop
 import { SearchService } from '../../src/engine/search/service.js';
 import { nearest } from '../../src/engine/search/vector.js';
 import {
+  HNSW_VISIT_COST,
   hnswIndexName,
   VECTOR_TABLES,
   VectorConfigError,
@@ -69,6 +70,7 @@ describe.each(DRIVERS)('vector set-up [%s]', (driver) => {
     const index = await VectorIndex.setup(f.db, f.embedder, silentLogger);
     expect(index.exactMaxRows).toBe(1_000);
     expect(index.pgliteHnswMinRows).toBe(10_000);
+    expect(index.hnswVisitCost).toBe(HNSW_VISIT_COST[driver]);
     const ef = await f.db.query<{ ef: string; scan: string }>(
       `SELECT current_setting('hnsw.ef_search') AS ef, current_setting('hnsw.iterative_scan') AS scan`,
     );
@@ -126,10 +128,11 @@ describe.each(DRIVERS)('vector set-up [%s]', (driver) => {
       filters: undefined,
     };
     const vector = (await f.embedder.embed(['harbour boats']))[0]!;
-    const run = async (exactMaxRows: number) => {
+    const run = async (exactMaxRows: number, hnswVisitCost?: number) => {
       const index = await VectorIndex.setup(f.db, f.embedder, silentLogger, {
         pgliteHnswMinRows: 0,
         exactMaxRows,
+        ...(hnswVisitCost !== undefined ? { hnswVisitCost } : {}),
       });
       expect(index.hasHnsw('episodes')).toBe(true);
       const t = episodeTarget(scope);
@@ -145,10 +148,16 @@ describe.each(DRIVERS)('vector set-up [%s]', (driver) => {
     };
     const exact = await run(1_000);
     const approximate = await run(0);
-    for (const { plan } of [exact, approximate])
+    // above exactMaxRows, an HNSW entry dear enough against a row of the exact scan (the
+    // table's row estimate taken: unanalysed, it reads as 0 rows and HNSW always wins)
+    await f.db.query('ANALYZE episodes');
+    const dear = await run(0, 1e9);
+    for (const { plan } of [exact, approximate, dear])
       expect(plan.match(/on search_counts/g), plan).toHaveLength(1);
     expect(exact.exactRan, exact.plan).toBe(true);
     expect(approximate.exactRan, approximate.plan).toBe(false);
+    expect(dear.exactRan, dear.plan).toBe(true);
+    expect(dear.ids).toEqual(exact.ids);
     expect(exact.ids).toHaveLength(2);
     expect(approximate.ids).toHaveLength(2);
   });

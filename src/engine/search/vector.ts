@@ -15,7 +15,7 @@ import type { Params, Target } from './scope.js';
  * that, the HNSW index answers when it should touch fewer rows than the exact scan: with
  * the owner a share size / reltuples of the table, an iterative HNSW scan reads about
  * limit · reltuples / size index entries to find `limit` of the owner's rows, each costing
- * about HNSW_VISIT_COST rows of an exact scan, against `size` rows exactly. Both branches
+ * about `index.hnswVisitCost` rows of an exact scan, against `size` rows exactly. Both branches
  * are in the statement behind one-time filters, so only one runs. Every connection runs
  * with `hnsw.iterative_scan = relaxed_order` and `hnsw.ef_search = 100` (see the store
  * drivers), so a selective owner keeps the HNSW scan going until `limit` rows pass instead
@@ -29,14 +29,6 @@ const TABLE_OF: Record<Target['kind'], VectorTable> = {
   topic: 'kb_topics',
   message: 'messages',
 };
-
-/**
- * Cost of one entry read by an HNSW scan, in rows of an exact scan (see nearest()).
- * Bounded by measurement on PostgreSQL 15 / pgvector 0.8 (docs/search.md, Vector index
- * strategy): an owner with size² = 1.41 and 1.96 · limit · reltuples (turns among others'
- * turns) searched faster exactly, one at 3.07 (facts) through HNSW; 2 lies between.
- */
-export const HNSW_VISIT_COST = 2;
 
 /** pgvector's text form of a vector. */
 export const vectorText = (v: readonly number[]) => `[${v.join(',')}]`;
@@ -66,7 +58,7 @@ export function nearest(index: VectorIndex, t: Target, q: VectorQuery, p: Params
   // The choice, read once for both branches (each table named in a statement is planned
   // on its own: on the embedded store planning one more search_counts lookup costs about
   // as much as running it).
-  const choice = `SELECT n > ${p.add(index.exactMaxRows)} AND n * n >= ${p.add(HNSW_VISIT_COST * q.limit)}::float8 * (SELECT greatest(reltuples, 0)::float8 FROM pg_class WHERE oid = '${table}'::regclass) AS approximate
+  const choice = `SELECT n > ${p.add(index.exactMaxRows)} AND n * n >= ${p.add(index.hnswVisitCost * q.limit)}::float8 * (SELECT greatest(reltuples, 0)::float8 FROM pg_class WHERE oid = '${table}'::regclass) AS approximate
      FROM (SELECT coalesce(sum(docs), 0)::float8 AS n FROM search_counts WHERE ${countsKey(p.add(t.kind))} AND term = '') size`;
   const approximate = '(SELECT approximate FROM gate)';
   return `(WITH gate AS MATERIALIZED (${choice})
