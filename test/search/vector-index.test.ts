@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SearchInput } from '../../src/contract/search.js';
 import type { Db } from '../../src/core/db.js';
 import { silentLogger } from '../../src/core/log.js';
-import { bind, episodeTarget, messageTarget } from '../../src/engine/search/scope.js';
+import { bind, episodeTarget, factTarget, messageTarget } from '../../src/engine/search/scope.js';
 import { SearchService } from '../../src/engine/search/service.js';
 import { nearest } from '../../src/engine/search/vector.js';
 import {
@@ -44,17 +44,19 @@ describe.each(DRIVERS)('vector set-up [%s]', (driver) => {
   it('builds HNSW expression indexes per driver strategy', async () => {
     if (driver === 'postgres') {
       expect(await indexes()).toEqual([
-        'agent_cases_embedding_hnsw_64',
-        'agent_skills_embedding_hnsw_64',
-        'atomic_facts_embedding_hnsw_64',
-        'episodes_embedding_hnsw_64',
+        'agent_cases_embedding_hnsw_64_live',
+        'agent_skills_embedding_hnsw_64_live',
+        'atomic_facts_embedding_hnsw_64_live',
+        'episodes_embedding_hnsw_64_live',
         'kb_topics_embedding_hnsw_64',
         'messages_embedding_hnsw_64_extracted',
       ]);
       const def = await f.db.query<{ indexdef: string }>(
-        `SELECT indexdef FROM pg_indexes WHERE indexname = 'episodes_embedding_hnsw_64'`,
+        `SELECT indexdef FROM pg_indexes WHERE indexname = 'episodes_embedding_hnsw_64_live'`,
       );
-      expect(def[0]!.indexdef).toMatch(/hnsw \(\(\(?embedding\)?::vector\(64\)\) vector_cosine_ops\)/);
+      expect(def[0]!.indexdef).toMatch(
+        /hnsw \(\(\(?embedding\)?::vector\(64\)\) vector_cosine_ops\) WHERE \(deleted_at IS NULL\)$/,
+      );
     } else {
       // PGlite scans exactly until a table outgrows the threshold
       expect(await indexes()).toEqual([]);
@@ -62,7 +64,7 @@ describe.each(DRIVERS)('vector set-up [%s]', (driver) => {
       const small = await VectorIndex.setup(f.db, f.embedder, silentLogger, { pgliteHnswMinRows: 1 });
       expect(small.hasHnsw('atomic_facts')).toBe(true);
       expect(small.hasHnsw('episodes')).toBe(false);
-      expect(await indexes()).toEqual(['atomic_facts_embedding_hnsw_64']);
+      expect(await indexes()).toEqual(['atomic_facts_embedding_hnsw_64_live']);
     }
   });
 
@@ -217,6 +219,57 @@ describe.each(DRIVERS)('vector set-up [%s]', (driver) => {
     expect([...ids].sort()).toEqual([...extracted].sort());
   });
 
+  it('indexes live facts only, replaces a whole-table fact index, and reads facts through it', async () => {
+    const kept = await seedEpisode(f, {
+      owners: ['y'],
+      subject: 'lighthouse',
+      facts: ['Y painted the lighthouse.', 'Y visited the lighthouse at dawn.'],
+    });
+    const gone = await seedEpisode(f, {
+      owners: ['y'],
+      subject: 'lighthouse',
+      facts: ['Y sketched a lighthouse.'],
+    });
+    // a store of an earlier version: one index over every fact
+    await f.db.query('DROP INDEX IF EXISTS atomic_facts_embedding_hnsw_64_live');
+    await f.db.query(
+      'CREATE INDEX IF NOT EXISTS atomic_facts_embedding_hnsw_64 ON atomic_facts USING hnsw ((embedding::vector(64)) vector_cosine_ops)',
+    );
+    const index = await VectorIndex.setup(f.db, f.embedder, silentLogger, {
+      pgliteHnswMinRows: 0,
+      exactMaxRows: 0,
+    });
+    const factIndexes = await f.db.query<{ indexname: string; indexdef: string }>(
+      `SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'atomic_facts' AND indexname LIKE '%hnsw%'`,
+    );
+    expect(factIndexes.map((r) => r.indexname)).toEqual(['atomic_facts_embedding_hnsw_64_live']);
+    expect(factIndexes[0]!.indexdef).toMatch(/WHERE \(deleted_at IS NULL\)$/);
+    // a delete's new row version is outside the index's predicate: PostgreSQL inserts nothing
+    await f.db.query('UPDATE atomic_facts SET deleted_at = now() WHERE tenant_id = $1 AND id = $2', [
+      'tenant-a',
+      gone.factIds[0],
+    ]);
+
+    const t = factTarget({
+      tenantId: 'tenant-a',
+      appId: 'default',
+      projectId: 'default',
+      ownerId: 'y',
+      filters: undefined,
+    });
+    const p = bind(t);
+    const vector = (await f.embedder.embed(['lighthouse']))[0]!;
+    const sql = `SELECT id FROM ${nearest(index, t, { vector, limit: 5 }, p)} v`;
+    const plan = await f.db.transaction(async (tx) => {
+      await tx.query('SET LOCAL enable_seqscan = off');
+      const rows = await tx.query<Record<string, string>>(`EXPLAIN (COSTS OFF) ${sql}`, p.values);
+      return rows.map((r) => Object.values(r)[0]!).join('\n');
+    });
+    expect(plan).toMatch(/Index Scan using atomic_facts_embedding_hnsw_64_live/);
+    const ids = (await f.db.query<{ id: string }>(sql, p.values)).map((r) => r.id);
+    expect([...ids].sort()).toEqual([...kept.factIds].sort());
+  });
+
   it('processes starting together build each vector index once, none failing, each then using them', async () => {
     const hnsw = async () =>
       (
@@ -240,11 +293,12 @@ describe.each(DRIVERS)('vector set-up [%s]', (driver) => {
     try {
       for (let round = 0; round < 3; round++) {
         for (const name of await hnsw()) await f.db.query(`DROP INDEX ${name}`);
-        // an earlier version's whole-table turn index, replaced at start
+        // an earlier version's whole-table turn and fact indexes, replaced at start
         if (round === 2)
-          await f.db.query(
-            'CREATE INDEX messages_embedding_hnsw_64 ON messages USING hnsw ((embedding::vector(64)) vector_cosine_ops)',
-          );
+          for (const table of ['messages', 'atomic_facts'])
+            await f.db.query(
+              `CREATE INDEX ${table}_embedding_hnsw_64 ON ${table} USING hnsw ((embedding::vector(64)) vector_cosine_ops)`,
+            );
         const starts = await Promise.allSettled(
           handles.map((db) => VectorIndex.setup(db, f.embedder, silentLogger, { pgliteHnswMinRows: 0 })),
         );
