@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql as factsFollowEpisode } from '../../src/store/migrations/0022_facts_follow_episode.js';
 import { DRIVERS } from '../helpers/drivers.js';
-import { startTestServer, type TestServer } from '../helpers/engram.js';
+import { addAndFlush, startTestServer, type TestServer } from '../helpers/engram.js';
 import { DAY, MIN, multiParty, T0, user } from '../helpers/messages.js';
 
 /**
@@ -13,10 +13,7 @@ describe.each(DRIVERS)('facts follow their episode [%s]', (driver) => {
   let s: TestServer;
   let key: string;
   const post = (path: string, body: unknown) => s.call('POST', `/api/v2/memory/${path}`, { key, body });
-  const talk = async (session: string, messages: unknown[]) => {
-    await post('add', { session_id: session, messages });
-    await post('flush', { session_id: session });
-  };
+  const talk = (session: string, messages: unknown[]) => addAndFlush(s, key, session, messages);
   /** Live facts of deleted episodes, and facts deleted so far (so a check is not vacuous). */
   const state = async () =>
     (

@@ -41,6 +41,17 @@ describe.each(DRIVERS)('vector set-up [%s]', (driver) => {
     await expect(VectorIndex.setup(f.db, f.embedder, silentLogger)).resolves.toBeInstanceOf(VectorIndex);
   });
 
+  /**
+   * The plan of a nearest read with sequential scans off: a table this small is otherwise
+   * read by one, so this shows the approximate branch.
+   */
+  const approximatePlan = (sql: string, values: unknown[]) =>
+    f.db.transaction(async (tx) => {
+      await tx.query('SET LOCAL enable_seqscan = off');
+      const rows = await tx.query<Record<string, string>>(`EXPLAIN (COSTS OFF) ${sql}`, values);
+      return rows.map((r) => Object.values(r)[0]!).join('\n');
+    });
+
   it('builds HNSW expression indexes per driver strategy', async () => {
     if (driver === 'postgres') {
       expect(await indexes()).toEqual([
@@ -208,12 +219,7 @@ describe.each(DRIVERS)('vector set-up [%s]', (driver) => {
     const p = bind(t);
     const vector = (await f.embedder.embed(['sailing boats']))[0]!;
     const sql = `SELECT id FROM ${nearest(index, t, { vector, limit: 5 }, p)} v`;
-    // the approximate branch's plan (a table this small is otherwise read by a sequential scan)
-    const plan = await f.db.transaction(async (tx) => {
-      await tx.query('SET LOCAL enable_seqscan = off');
-      const rows = await tx.query<Record<string, string>>(`EXPLAIN (COSTS OFF) ${sql}`, p.values);
-      return rows.map((r) => Object.values(r)[0]!).join('\n');
-    });
+    const plan = await approximatePlan(sql, p.values);
     expect(plan).toMatch(/Index Scan using messages_embedding_hnsw_64_extracted/);
     const ids = (await f.db.query<{ id: string }>(sql, p.values)).map((r) => r.id);
     expect([...ids].sort()).toEqual([...extracted].sort());
@@ -260,11 +266,7 @@ describe.each(DRIVERS)('vector set-up [%s]', (driver) => {
     const p = bind(t);
     const vector = (await f.embedder.embed(['lighthouse']))[0]!;
     const sql = `SELECT id FROM ${nearest(index, t, { vector, limit: 5 }, p)} v`;
-    const plan = await f.db.transaction(async (tx) => {
-      await tx.query('SET LOCAL enable_seqscan = off');
-      const rows = await tx.query<Record<string, string>>(`EXPLAIN (COSTS OFF) ${sql}`, p.values);
-      return rows.map((r) => Object.values(r)[0]!).join('\n');
-    });
+    const plan = await approximatePlan(sql, p.values);
     expect(plan).toMatch(/Index Scan using atomic_facts_embedding_hnsw_64_live/);
     const ids = (await f.db.query<{ id: string }>(sql, p.values)).map((r) => r.id);
     expect([...ids].sort()).toEqual([...kept.factIds].sort());

@@ -85,9 +85,9 @@ export function episodeTarget(s: SearchScope): Target {
 /**
  * Atomic facts of the episodes above; filters apply to the parent episode. A fact is live
  * exactly while its episode is: every path that deletes an episode deletes its facts in the
- * same transaction (memory/delete.ts, memory/update.ts; migration 0022 brought older rows
- * in line), so an unfiltered read needs the facts alone, and a filtered one joins the
- * episode only for the columns its filters read.
+ * same transaction (memory/delete.ts; migration 0022 brought older rows in line), so an
+ * unfiltered read needs the facts alone, and a filtered one joins the episode only for the
+ * columns its filters read.
  */
 export function factTarget(s: SearchScope): Target {
   const params = base(s);
