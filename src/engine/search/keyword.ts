@@ -90,11 +90,13 @@ const sums = (part: string, term: string, groups?: readonly string[], order = ''
  * that is not a query term (the row's lexemes minus the query's, deleted again) is done in
  * C, where unnesting a whole episode's ~130 lexemes into rows to join them cost several
  * times more. tf = positions + 2 per A + 1 per B (A 3, B 2, C and D 1).
+ * A row's length is read once (the fenced subquery `c`), not once per matched term: each
+ * read of a compressed tsvector decompresses it again.
  */
 export const bm25Scores = (cand: string, terms = 'w', groups?: readonly string[]) =>
   `SELECT c.id,
-          ${sums(`x.idf * x.tf * ${K1 + 1} / (x.tf + ${K1} * (1 - ${B} + ${B} * length(c.search) / st.avgdl))`, 'x.term', groups, ' ORDER BY x.term')}
-   FROM ${cand} c
+          ${sums(`x.idf * x.tf * ${K1 + 1} / (x.tf + ${K1} * (1 - ${B} + ${B} * c.dl / st.avgdl))`, 'x.term', groups, ' ORDER BY x.term')}
+   FROM (SELECT r.id, r.search, length(r.search) AS dl FROM ${cand} r OFFSET 0) c
    CROSS JOIN LATERAL (
      SELECT w.term, w.idf,
             (cardinality(u.weights) + 2 * cardinality(array_positions(u.weights, 'A'))
