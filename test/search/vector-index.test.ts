@@ -52,6 +52,26 @@ describe.each(DRIVERS)('vector set-up [%s]', (driver) => {
       return rows.map((r) => Object.values(r)[0]!).join('\n');
     });
 
+  /**
+   * A store of an earlier version (one HNSW index over every row of `table`, in place of the
+   * partial one), then a start: the vector index set up, and the table's HNSW indexes after it.
+   */
+  const setupOverWholeTableIndex = async (table: string, partial: string) => {
+    await f.db.query(`DROP INDEX IF EXISTS ${partial}`);
+    await f.db.query(
+      `CREATE INDEX IF NOT EXISTS ${table}_embedding_hnsw_64 ON ${table} USING hnsw ((embedding::vector(64)) vector_cosine_ops)`,
+    );
+    const index = await VectorIndex.setup(f.db, f.embedder, silentLogger, {
+      pgliteHnswMinRows: 0,
+      exactMaxRows: 0,
+    });
+    const indexes = await f.db.query<{ indexname: string; indexdef: string }>(
+      `SELECT indexname, indexdef FROM pg_indexes WHERE tablename = $1 AND indexname LIKE '%hnsw%'`,
+      [table],
+    );
+    return { index, indexes };
+  };
+
   it('builds HNSW expression indexes per driver strategy', async () => {
     if (driver === 'postgres') {
       expect(await indexes()).toEqual([
@@ -196,17 +216,9 @@ describe.each(DRIVERS)('vector set-up [%s]', (driver) => {
       'tenant-a',
       gone,
     ]);
-    // a store of an earlier version: one index over every turn
-    await f.db.query('DROP INDEX IF EXISTS messages_embedding_hnsw_64_extracted');
-    await f.db.query(
-      'CREATE INDEX IF NOT EXISTS messages_embedding_hnsw_64 ON messages USING hnsw ((embedding::vector(64)) vector_cosine_ops)',
-    );
-    const index = await VectorIndex.setup(f.db, f.embedder, silentLogger, {
-      pgliteHnswMinRows: 0,
-      exactMaxRows: 0,
-    });
-    const turnIndexes = await f.db.query<{ indexname: string; indexdef: string }>(
-      `SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'messages' AND indexname LIKE '%hnsw%'`,
+    const { index, indexes: turnIndexes } = await setupOverWholeTableIndex(
+      'messages',
+      'messages_embedding_hnsw_64_extracted',
     );
     expect(turnIndexes.map((r) => r.indexname)).toEqual(['messages_embedding_hnsw_64_extracted']);
     expect(turnIndexes[0]!.indexdef).toMatch(/WHERE \(+state = 'extracted'.*AND \(deleted_at IS NULL\)\)$/);
@@ -236,17 +248,9 @@ describe.each(DRIVERS)('vector set-up [%s]', (driver) => {
       subject: 'lighthouse',
       facts: ['Y sketched a lighthouse.'],
     });
-    // a store of an earlier version: one index over every fact
-    await f.db.query('DROP INDEX IF EXISTS atomic_facts_embedding_hnsw_64_live');
-    await f.db.query(
-      'CREATE INDEX IF NOT EXISTS atomic_facts_embedding_hnsw_64 ON atomic_facts USING hnsw ((embedding::vector(64)) vector_cosine_ops)',
-    );
-    const index = await VectorIndex.setup(f.db, f.embedder, silentLogger, {
-      pgliteHnswMinRows: 0,
-      exactMaxRows: 0,
-    });
-    const factIndexes = await f.db.query<{ indexname: string; indexdef: string }>(
-      `SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'atomic_facts' AND indexname LIKE '%hnsw%'`,
+    const { index, indexes: factIndexes } = await setupOverWholeTableIndex(
+      'atomic_facts',
+      'atomic_facts_embedding_hnsw_64_live',
     );
     expect(factIndexes.map((r) => r.indexname)).toEqual(['atomic_facts_embedding_hnsw_64_live']);
     expect(factIndexes[0]!.indexdef).toMatch(/WHERE \(deleted_at IS NULL\)$/);
