@@ -91,12 +91,16 @@ const sums = (part: string, term: string, groups?: readonly string[], order = ''
  * C, where unnesting a whole episode's ~130 lexemes into rows to join them cost several
  * times more. tf = positions + 2 per A + 1 per B (A 3, B 2, C and D 1).
  * A row's length is read once (the fenced subquery `c`), not once per matched term: each
- * read of a compressed tsvector decompresses it again.
+ * read of a compressed tsvector decompresses it again. It is read as float8, as postingScores
+ * reads a posting's: the expression's constants are numeric literals, and `0.75 * dl` of an
+ * integer dl was numeric arithmetic and a numeric-to-float8 conversion per row (~12 % of a
+ * rank statement on 100,000 owner episodes); with float8 operands the constants are cast once,
+ * at planning, and every product is the same double (0.75 · an integer is exact either way).
  */
 export const bm25Scores = (cand: string, terms = 'w', groups?: readonly string[]) =>
   `SELECT c.id,
           ${sums(`x.idf * x.tf * ${K1 + 1} / (x.tf + ${K1} * (1 - ${B} + ${B} * c.dl / st.avgdl))`, 'x.term', groups, ' ORDER BY x.term')}
-   FROM (SELECT r.id, r.search, length(r.search) AS dl FROM ${cand} r OFFSET 0) c
+   FROM (SELECT r.id, r.search, length(r.search)::float8 AS dl FROM ${cand} r OFFSET 0) c
    CROSS JOIN LATERAL (
      SELECT w.term, w.idf,
             (cardinality(u.weights) + 2 * cardinality(array_positions(u.weights, 'A'))
@@ -122,18 +126,19 @@ export const postingsDepth = (pool: number) => Math.max(1000, 4 * pool);
 
 /**
  * BM25 of the owner's documents found in search_postings for the query terms, each term's
- * list read best first to `depth` (needs `st`, `w`); tf and length as stored, so the score
- * equals bm25Scores' for the same document. `score`, or with `groups` one sum per query
- * (see sums) over the same postings, read once for all the queries. Postings of equal
- * impact are read in doc_id order (descending, as a backward scan of the primary key reads
- * them), so the postings read at the depth are the same whatever plan reads them.
+ * list read best first to `depth` (needs `st`, `w`); tf and length as stored (read as float8,
+ * see bm25Scores), so the score equals bm25Scores' for the same document. `score`, or with
+ * `groups` one sum per query (see sums) over the same postings, read once for all the
+ * queries. Postings of equal impact are read in doc_id order (descending, as a backward scan
+ * of the primary key reads them), so the postings read at the depth are the same whatever
+ * plan reads them.
  */
 export function postingScores(t: Target, depth: number, p: Params, groups?: readonly string[]): string {
   return `SELECT x.doc_id AS id,
           ${sums(`w.idf * x.tf * ${K1 + 1} / (x.tf + ${K1} * (1 - ${B} + ${B} * x.dl / st.avgdl))`, 'w.term', groups)}
    FROM w CROSS JOIN st
    CROSS JOIN LATERAL (
-     SELECT s.doc_id, s.tf::float8 AS tf, s.dl FROM search_postings s
+     SELECT s.doc_id, s.tf::float8 AS tf, s.dl::float8 AS dl FROM search_postings s
      WHERE ${countsKey(p.add(t.kind), 's.')} AND s.term = w.term
      ORDER BY s.impact DESC, s.doc_id DESC LIMIT ${p.add(depth)}) x
    GROUP BY x.doc_id`;
