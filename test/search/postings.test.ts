@@ -1,11 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SearchInput } from '../../src/contract/search.js';
-import type { Db, Sql } from '../../src/core/db.js';
 import { rankRows } from '../../src/engine/search/hybrid.js';
 import { queryLexemes } from '../../src/engine/search/keyword.js';
 import { factTarget } from '../../src/engine/search/scope.js';
 import { DRIVERS } from '../helpers/drivers.js';
-import { type Fixture, openFixture, seedCase, seedEpisode, seedKites, seedMessage } from './seed.js';
+import {
+  type Fixture,
+  openFixture,
+  planLines,
+  recording,
+  seedCase,
+  seedEpisode,
+  seedKites,
+  seedMessage,
+} from './seed.js';
 
 /**
  * The keyword route's postings (search_postings) always equal a recount of the live rows,
@@ -149,23 +157,19 @@ describe.each(DRIVERS)('keyword postings [%s]', (driver) => {
 
   it('score a posting and a row in float8 arithmetic, no numeric per row', async () => {
     await seedEpisode(f, { owners: ['nia'], subject: 'canoe trip', facts: ['Nia paddled a canoe twice.'] });
-    const statements: { text: string; params: Parameters<Sql['query']>[1] }[] = [];
-    const query: Sql['query'] = (text, params) => {
-      statements.push({ text, params });
-      return f.db.query(text, params);
-    };
-    const d = { db: Object.assign(Object.create(f.db) as Db, { query }), index: f.index };
+    const { db, sent } = recording(f.db);
+    const d = { db, index: f.index };
     const q = { text: 'canoe', terms: await queryLexemes(f.db, 'canoe') };
     const scope = { tenantId: 'tenant-a', appId: 'default', projectId: 'default', ownerId: 'nia' };
     // From the postings, and from the rows matching a term (a filter every row passes).
     for (const filters of [undefined, { timestamp: { gte: 0 } }])
       expect(await rankRows(d, factTarget({ ...scope, filters }), 'keyword', q, 50)).toHaveLength(1);
-    expect(statements).toHaveLength(2);
-    for (const s of statements) {
-      const plan = await f.db.query<Record<string, string>>(`EXPLAIN (VERBOSE) ${s.text}`, s.params);
-      const text = plan.map((r) => Object.values(r)[0]).join('\n');
+    expect(sent).toHaveLength(2);
+    for (const s of sent) {
       // The BM25 sums (k1 + 1 = 2.2 in them), as the plan computes them per posting or row.
-      const sums = text.split('\n').filter((l) => l.includes('sum(') && l.includes("'2.2'"));
+      const sums = (await planLines(f.db, s.text, s.params, 'VERBOSE')).filter(
+        (l) => l.includes('sum(') && l.includes("'2.2'"),
+      );
       expect(sums.length).toBeGreaterThan(0);
       for (const l of sums) expect(l).not.toContain('numeric');
     }

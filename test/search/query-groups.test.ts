@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db, Sql } from '../../src/core/db.js';
+import type { Db } from '../../src/core/db.js';
 import {
   type PreparedQuery,
   type Route,
@@ -11,7 +11,7 @@ import {
 import { queryLexemes } from '../../src/engine/search/keyword.js';
 import { episodeTarget, factTarget, type SearchScope } from '../../src/engine/search/scope.js';
 import { DRIVERS } from '../helpers/drivers.js';
-import { type Fixture, openFixture, seedEpisode, seedKites } from './seed.js';
+import { type Fixture, openFixture, recording, seedEpisode, seedKites } from './seed.js';
 
 /**
  * Queries of one search with the same embedding (a question and its bridged form) are
@@ -29,17 +29,11 @@ const scope = (ownerId: string): SearchScope => ({
 
 /** The Db with a count of its statements and of those reading nearest rows (vector.ts nearest()). */
 function counting(db: Db): { db: Db; statements: () => number; nearestReads: () => number } {
-  let n = 0;
-  let near = 0;
-  const query: Sql['query'] = (text, params) => {
-    n++;
-    if (text.includes(' AS d FROM ')) near++;
-    return db.query(text, params);
-  };
+  const r = recording(db);
   return {
-    db: Object.assign(Object.create(db) as Db, { query }),
-    statements: () => n,
-    nearestReads: () => near,
+    db: r.db,
+    statements: () => r.sent.length,
+    nearestReads: () => r.sent.filter((s) => s.text.includes(' AS d FROM ')).length,
   };
 }
 

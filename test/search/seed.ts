@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Db } from '../../src/core/db.js';
+import type { Db, Sql } from '../../src/core/db.js';
 import { silentLogger } from '../../src/core/log.js';
 import { postingsDepth } from '../../src/engine/search/keyword.js';
 import { SearchService } from '../../src/engine/search/service.js';
@@ -7,6 +7,33 @@ import { VectorIndex, type VectorIndexOptions } from '../../src/engine/vector-in
 import { migrate } from '../../src/store/migrate.js';
 import { createTestDatabase, type Driver, type TestDatabase } from '../helpers/drivers.js';
 import { HashEmbedder } from '../helpers/hash-embedder.js';
+
+/** A statement sent through a recording Db. */
+export interface Sent {
+  text: string;
+  params: Parameters<Sql['query']>[1];
+}
+
+/** The Db with every statement sent through it recorded, in order (`sent`). */
+export function recording(db: Db): { db: Db; sent: Sent[] } {
+  const sent: Sent[] = [];
+  const query: Sql['query'] = (text, params) => {
+    sent.push({ text, params });
+    return db.query(text, params);
+  };
+  return { db: Object.assign(Object.create(db) as Db, { query }), sent };
+}
+
+/** The lines of a statement's plan; `options` are EXPLAIN's (e.g. `VERBOSE`, `COSTS OFF`). */
+export async function planLines(
+  q: Sql,
+  sql: string,
+  params: Sent['params'],
+  options: string,
+): Promise<string[]> {
+  const rows = await q.query<Record<string, string>>(`EXPLAIN (${options}) ${sql}`, params);
+  return rows.map((r) => Object.values(r)[0]!);
+}
 
 /**
  * Direct inserts of memories for search tests (exact texts, owners, times and vectors

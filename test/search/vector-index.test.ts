@@ -15,7 +15,7 @@ import {
 import { openPostgres } from '../../src/store/postgres.js';
 import { DRIVERS } from '../helpers/drivers.js';
 import { HashEmbedder } from '../helpers/hash-embedder.js';
-import { type Fixture, openFixture, seedEpisode, seedMessage } from './seed.js';
+import { type Fixture, openFixture, planLines, seedEpisode, seedMessage } from './seed.js';
 
 describe.each(DRIVERS)('vector set-up [%s]', (driver) => {
   let f: Fixture;
@@ -48,8 +48,7 @@ describe.each(DRIVERS)('vector set-up [%s]', (driver) => {
   const approximatePlan = (sql: string, values: unknown[]) =>
     f.db.transaction(async (tx) => {
       await tx.query('SET LOCAL enable_seqscan = off');
-      const rows = await tx.query<Record<string, string>>(`EXPLAIN (COSTS OFF) ${sql}`, values);
-      return rows.map((r) => Object.values(r)[0]!).join('\n');
+      return (await planLines(tx, sql, values, 'COSTS OFF')).join('\n');
     });
 
   /**
@@ -171,9 +170,7 @@ describe.each(DRIVERS)('vector set-up [%s]', (driver) => {
       const t = episodeTarget(scope);
       const p = bind(t);
       const sql = `SELECT id FROM ${nearest(index, t, { vector, limit: 2 }, p)} v`;
-      const plan = (
-        await f.db.query<Record<string, string>>(`EXPLAIN (ANALYZE, COSTS OFF) ${sql}`, p.values)
-      ).map((r) => Object.values(r)[0]!);
+      const plan = await planLines(f.db, sql, p.values, 'ANALYZE, COSTS OFF');
       // the node under the exact branch's one-time filter, run or not
       const exactBranch = plan[plan.findIndex((l) => /One-Time Filter: \(NOT /.test(l)) + 1]!;
       const ids = (await f.db.query<{ id: string }>(sql, p.values)).map((r) => r.id);
