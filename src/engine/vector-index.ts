@@ -6,7 +6,17 @@ import type { Embedder } from '../core/ports.js';
  * Per-database vector set-up. Embedding columns are untyped `vector`: the first start
  * records the embedder id and dimension in engram_settings, and every later start must
  * agree (a different model's vectors are not comparable). Indexes are expression indexes
- * for that dimension, `USING hnsw ((embedding::vector(d)) vector_cosine_ops)`.
+ * for that dimension, `USING hnsw ((embedding::<type>(d)) <type>_cosine_ops)`, where the
+ * type (hnswType) is half precision, `halfvec`, on PostgreSQL: half the index's pages for
+ * the same graph (a store's turn index 424 -> 215 MB), as fast to build and to read, as many
+ * of the exact nearest rows found, and up to 4,000 dimensions where single precision stops
+ * at 2,000. On PGlite, whose pgvector runs without the CPU's half-precision instructions, a
+ * half-precision graph was 4.5 times slower to build and 2-3 times slower to read, so it
+ * keeps single precision (`vector`) up to 2,000 dimensions. An HNSW scan finds candidates
+ * by the index's distance; search scores them from the stored single-precision vectors
+ * (engine/search/vector.ts). Figures: docs/search.md. A table's index of another name for
+ * the same dimension (an earlier version's, single precision or over every row) is
+ * dropped once this version's is built.
  *
  * Message turns are indexed only once extracted and live (the rows turn search reads): a
  * turn's row is updated several times on its way there (buffered, embedded, segmented), and
@@ -53,9 +63,31 @@ const INDEXED_ROWS: Partial<Record<VectorTable, { rows: string; suffix: string }
 /** The start of the name of every HNSW index of a table, whatever its dimension or rows. */
 const hnswPrefix = (table: VectorTable) => `${table}_embedding_hnsw_`;
 
-/** The name of a table's HNSW index for vectors of `dims` dimensions. */
-export const hnswIndexName = (table: VectorTable, dims: number) =>
-  `${hnswPrefix(table)}${dims}${INDEXED_ROWS[table]?.suffix ?? ''}`;
+/** Most dimensions pgvector's HNSW takes for single-precision vectors (half precision: 4,000). */
+export const VECTOR_HNSW_MAX_DIMS = 2_000;
+
+export type HnswType = 'halfvec' | 'vector';
+
+/** The vector type a driver's HNSW indexes hold for `dims` dimensions (see the comment above). */
+export const hnswType = (driver: Db['driver'], dims: number): HnswType =>
+  driver === 'postgres' || dims > VECTOR_HNSW_MAX_DIMS ? 'halfvec' : 'vector';
+
+/** The name of a table's HNSW index for vectors of `dims` dimensions (`h`: half precision). */
+export const hnswIndexName = (table: VectorTable, dims: number, type: HnswType) =>
+  `${hnswPrefix(table)}${type === 'halfvec' ? 'h' : ''}${dims}${INDEXED_ROWS[table]?.suffix ?? ''}`;
+
+/**
+ * The other names a table's HNSW index for `dims` dimensions has had: either type, over
+ * every row or over the rows INDEXED_ROWS names. Each is replaced by hnswIndexName's.
+ */
+export const otherHnswIndexNames = (table: VectorTable, dims: number, type: HnswType): string[] => {
+  const suffix = INDEXED_ROWS[table]?.suffix;
+  const names = ['', 'h'].flatMap((h) => [
+    `${hnswPrefix(table)}${h}${dims}`,
+    ...(suffix ? [`${hnswPrefix(table)}${h}${dims}${suffix}`] : []),
+  ]);
+  return names.filter((n) => n !== hnswIndexName(table, dims, type));
+};
 
 /** Drops every HNSW index of a table: any dimension, this version's names and earlier ones'. */
 export async function dropHnswIndexes(q: Sql, table: VectorTable): Promise<void> {
@@ -110,6 +142,8 @@ export class VectorIndex {
   readonly pgliteHnswMinRows: number;
   readonly exactMaxRows: number;
   readonly hnswVisitCost: number;
+  /** The vector type of this database's HNSW indexes (hnswType). */
+  readonly hnswType: HnswType;
 
   private constructor(
     private readonly db: Db,
@@ -121,6 +155,7 @@ export class VectorIndex {
     this.pgliteHnswMinRows = opts.pgliteHnswMinRows ?? 10_000;
     this.exactMaxRows = opts.exactMaxRows ?? EXACT_MAX_ROWS;
     this.hnswVisitCost = opts.hnswVisitCost ?? HNSW_VISIT_COST[db.driver];
+    this.hnswType = hnswType(db.driver, dimensions);
   }
 
   /**
@@ -139,9 +174,19 @@ export class VectorIndex {
     return index;
   }
 
-  /** `embedding::vector(d)`: the expression the indexes are built on and queries order by. */
+  /** `embedding::vector(d)`: the stored vector, as scores and exact scans read it. */
   expr(column = 'embedding'): string {
     return `${column}::vector(${this.dimensions})`;
+  }
+
+  /** `embedding::<hnswType>(d)`: the expression the HNSW indexes are built on and their scans order by. */
+  indexExpr(column = 'embedding'): string {
+    return `${column}::${this.hnswType}(${this.dimensions})`;
+  }
+
+  /** The name of this database's HNSW index of a table. */
+  indexName(table: VectorTable): string {
+    return hnswIndexName(table, this.dimensions, this.hnswType);
   }
 
   /** True when table has an HNSW index for this dimension. */
@@ -150,9 +195,9 @@ export class VectorIndex {
   }
 
   /**
-   * Creates the HNSW indexes the strategy calls for that do not exist yet (and drops the
-   * whole-table index a partially indexed table had in earlier versions, once its partial
-   * index is built). When there is anything to do, it is done in one transaction under an
+   * Creates the HNSW indexes the strategy calls for that do not exist yet (and drops a
+   * table's index of another name, otherHnswIndexNames, once its replacement is built).
+   * When there is anything to do, it is done in one transaction under an
    * advisory lock every process on the database shares, so processes starting together do
    * not build the same index at once (the second CREATE of one name fails) and a process
    * that finds a build under way waits for it, then uses it. The transaction needs one
@@ -168,8 +213,8 @@ export class VectorIndex {
             [
               JSON.stringify(
                 VECTOR_TABLES.flatMap((t) => [
-                  hnswIndexName(t, this.dimensions),
-                  ...(INDEXED_ROWS[t] ? [this.wholeName(t)] : []),
+                  this.indexName(t),
+                  ...otherHnswIndexNames(t, this.dimensions, this.hnswType),
                 ]),
               ),
             ],
@@ -177,11 +222,10 @@ export class VectorIndex {
         ).map((r) => r.indexname),
       );
     const done = (have: Set<string>, table: VectorTable) =>
-      have.has(hnswIndexName(table, this.dimensions)) &&
-      !(INDEXED_ROWS[table] && have.has(this.wholeName(table)));
+      have.has(this.indexName(table)) &&
+      !otherHnswIndexNames(table, this.dimensions, this.hnswType).some((name) => have.has(name));
     const note = (have: Set<string>) => {
-      for (const table of VECTOR_TABLES)
-        if (have.has(hnswIndexName(table, this.dimensions))) this.hnsw.add(table);
+      for (const table of VECTOR_TABLES) if (have.has(this.indexName(table))) this.hnsw.add(table);
     };
     const have = await present(this.db);
     note(have);
@@ -195,23 +239,24 @@ export class VectorIndex {
     note(await present(this.db));
   }
 
-  /** Builds one table's index (in maintain's transaction), then drops its old whole-table one. */
+  /**
+   * Builds one table's index when due (in maintain's transaction), then drops its indexes of
+   * other names (on PGlite, a table not due is scanned exactly, as the strategy has it).
+   */
   private async build(tx: Sql, table: VectorTable, have: Set<string>): Promise<void> {
-    const name = hnswIndexName(table, this.dimensions);
+    const name = this.indexName(table);
     const rows = INDEXED_ROWS[table]?.rows;
     if (!have.has(name) && (await this.due(tx, table))) {
       const started = Date.now();
       await tx.query(
-        `CREATE INDEX IF NOT EXISTS ${name} ON ${table} USING hnsw ((${this.expr()}) vector_cosine_ops)${rows ? ` WHERE ${rows}` : ''}`,
+        `CREATE INDEX IF NOT EXISTS ${name} ON ${table} USING hnsw ((${this.indexExpr()}) ${this.hnswType}_cosine_ops)${rows ? ` WHERE ${rows}` : ''}`,
       );
       this.log.info('vector index created', { table, index: name, ms: Date.now() - started });
     }
-    if (rows && have.has(this.wholeName(table))) {
-      await tx.query(`DROP INDEX IF EXISTS ${this.wholeName(table)}`);
-      this.log.info('vector index dropped: replaced by one over the rows searched', {
-        table,
-        index: this.wholeName(table),
-      });
+    for (const old of otherHnswIndexNames(table, this.dimensions, this.hnswType)) {
+      if (!have.has(old)) continue;
+      await tx.query(`DROP INDEX IF EXISTS ${old}`);
+      this.log.info("vector index dropped: replaced by this version's", { table, index: old, by: name });
     }
   }
 
@@ -223,11 +268,6 @@ export class VectorIndex {
       `SELECT count(*)::int AS n FROM ${table} WHERE embedding IS NOT NULL${rows ? ` AND ${rows}` : ''}`,
     );
     return (count[0]?.n ?? 0) > this.pgliteHnswMinRows;
-  }
-
-  /** The index over every row of a partially indexed table, as earlier versions built it. */
-  private wholeName(table: VectorTable): string {
-    return `${hnswPrefix(table)}${this.dimensions}`;
   }
 }
 

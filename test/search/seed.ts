@@ -51,10 +51,14 @@ export interface Fixture {
   search: SearchService;
 }
 
-export async function openFixture(driver: Driver, opts: VectorIndexOptions = {}): Promise<Fixture> {
+export async function openFixture(
+  driver: Driver,
+  opts: VectorIndexOptions = {},
+  dimensions = 64,
+): Promise<Fixture> {
   const database = await createTestDatabase(driver);
   await migrate(database.db);
-  const embedder = new HashEmbedder(64);
+  const embedder = new HashEmbedder(dimensions);
   const index = await VectorIndex.setup(database.db, embedder, silentLogger, opts);
   const search = new SearchService({ db: database.db, embedder, log: silentLogger, vectorIndex: index });
   return { database, db: database.db, embedder, index, search };

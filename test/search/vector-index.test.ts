@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SearchInput } from '../../src/contract/search.js';
-import type { Db } from '../../src/core/db.js';
+import type { Db, Sql } from '../../src/core/db.js';
 import { silentLogger } from '../../src/core/log.js';
 import { bind, episodeTarget, factTarget, messageTarget } from '../../src/engine/search/scope.js';
 import { SearchService } from '../../src/engine/search/service.js';
@@ -8,6 +8,7 @@ import { nearest } from '../../src/engine/search/vector.js';
 import {
   HNSW_VISIT_COST,
   hnswIndexName,
+  hnswType,
   VECTOR_TABLES,
   VectorConfigError,
   VectorIndex,
@@ -19,6 +20,8 @@ import { type Fixture, openFixture, planLines, seedEpisode, seedMessage } from '
 
 describe.each(DRIVERS)('vector set-up [%s]', (driver) => {
   let f: Fixture;
+  /** This driver's HNSW index of a table for the fixture's 64 dimensions (hnswType). */
+  const name = (table: (typeof VECTOR_TABLES)[number]) => hnswIndexName(table, 64, hnswType(driver, 64));
   beforeAll(async () => {
     f = await openFixture(driver);
   });
@@ -52,14 +55,17 @@ describe.each(DRIVERS)('vector set-up [%s]', (driver) => {
     });
 
   /**
-   * A store of an earlier version (one HNSW index over every row of `table`, in place of the
-   * partial one), then a start: the vector index set up, and the table's HNSW indexes after it.
+   * A store of an earlier version (by default one single-precision HNSW index over every row
+   * of `table`, in place of this version's), then a start: the vector index set up, and the
+   * table's HNSW indexes after it.
    */
-  const setupOverWholeTableIndex = async (table: string, partial: string) => {
-    await f.db.query(`DROP INDEX IF EXISTS ${partial}`);
-    await f.db.query(
-      `CREATE INDEX IF NOT EXISTS ${table}_embedding_hnsw_64 ON ${table} USING hnsw ((embedding::vector(64)) vector_cosine_ops)`,
-    );
+  const setupOverWholeTableIndex = async (
+    table: string,
+    current: string,
+    legacy = `CREATE INDEX IF NOT EXISTS ${table}_embedding_hnsw_64 ON ${table} USING hnsw ((embedding::vector(64)) vector_cosine_ops)`,
+  ) => {
+    await f.db.query(`DROP INDEX IF EXISTS ${current}`);
+    await f.db.query(legacy);
     const index = await VectorIndex.setup(f.db, f.embedder, silentLogger, {
       pgliteHnswMinRows: 0,
       exactMaxRows: 0,
@@ -74,18 +80,18 @@ describe.each(DRIVERS)('vector set-up [%s]', (driver) => {
   it('builds HNSW expression indexes per driver strategy', async () => {
     if (driver === 'postgres') {
       expect(await indexes()).toEqual([
-        'agent_cases_embedding_hnsw_64_live',
-        'agent_skills_embedding_hnsw_64_live',
-        'atomic_facts_embedding_hnsw_64_live',
-        'episodes_embedding_hnsw_64_live',
-        'kb_topics_embedding_hnsw_64',
-        'messages_embedding_hnsw_64_extracted',
+        name('agent_cases'),
+        name('agent_skills'),
+        name('atomic_facts'),
+        name('episodes'),
+        name('kb_topics'),
+        name('messages'),
       ]);
       const def = await f.db.query<{ indexdef: string }>(
-        `SELECT indexdef FROM pg_indexes WHERE indexname = 'episodes_embedding_hnsw_64_live'`,
+        `SELECT indexdef FROM pg_indexes WHERE indexname = '${name('episodes')}'`,
       );
       expect(def[0]!.indexdef).toMatch(
-        /hnsw \(\(\(?embedding\)?::vector\(64\)\) vector_cosine_ops\) WHERE \(deleted_at IS NULL\)$/,
+        /hnsw \(\(\(?embedding\)?::halfvec\(64\)\) halfvec_cosine_ops\) WHERE \(deleted_at IS NULL\)$/,
       );
     } else {
       // PGlite scans exactly until a table outgrows the threshold
@@ -94,7 +100,7 @@ describe.each(DRIVERS)('vector set-up [%s]', (driver) => {
       const small = await VectorIndex.setup(f.db, f.embedder, silentLogger, { pgliteHnswMinRows: 1 });
       expect(small.hasHnsw('atomic_facts')).toBe(true);
       expect(small.hasHnsw('episodes')).toBe(false);
-      expect(await indexes()).toEqual(['atomic_facts_embedding_hnsw_64_live']);
+      expect(await indexes()).toEqual([name('atomic_facts')]);
     }
   });
 
@@ -213,11 +219,8 @@ describe.each(DRIVERS)('vector set-up [%s]', (driver) => {
       'tenant-a',
       gone,
     ]);
-    const { index, indexes: turnIndexes } = await setupOverWholeTableIndex(
-      'messages',
-      'messages_embedding_hnsw_64_extracted',
-    );
-    expect(turnIndexes.map((r) => r.indexname)).toEqual(['messages_embedding_hnsw_64_extracted']);
+    const { index, indexes: turnIndexes } = await setupOverWholeTableIndex('messages', name('messages'));
+    expect(turnIndexes.map((r) => r.indexname)).toEqual([name('messages')]);
     expect(turnIndexes[0]!.indexdef).toMatch(/WHERE \(+state = 'extracted'.*AND \(deleted_at IS NULL\)\)$/);
     expect(index.hasHnsw('messages')).toBe(true);
 
@@ -229,7 +232,7 @@ describe.each(DRIVERS)('vector set-up [%s]', (driver) => {
     const vector = (await f.embedder.embed(['sailing boats']))[0]!;
     const sql = `SELECT id FROM ${nearest(index, t, { vector, limit: 5 }, p)} v`;
     const plan = await approximatePlan(sql, p.values);
-    expect(plan).toMatch(/Index Scan using messages_embedding_hnsw_64_extracted/);
+    expect(plan).toContain(`Index Scan using ${name('messages')}`);
     const ids = (await f.db.query<{ id: string }>(sql, p.values)).map((r) => r.id);
     expect([...ids].sort()).toEqual([...extracted].sort());
   });
@@ -247,9 +250,9 @@ describe.each(DRIVERS)('vector set-up [%s]', (driver) => {
     });
     const { index, indexes: factIndexes } = await setupOverWholeTableIndex(
       'atomic_facts',
-      'atomic_facts_embedding_hnsw_64_live',
+      name('atomic_facts'),
     );
-    expect(factIndexes.map((r) => r.indexname)).toEqual(['atomic_facts_embedding_hnsw_64_live']);
+    expect(factIndexes.map((r) => r.indexname)).toEqual([name('atomic_facts')]);
     expect(factIndexes[0]!.indexdef).toMatch(/WHERE \(deleted_at IS NULL\)$/);
     // a delete's new row version is outside the index's predicate: PostgreSQL inserts nothing
     await f.db.query('UPDATE atomic_facts SET deleted_at = now() WHERE tenant_id = $1 AND id = $2', [
@@ -268,9 +271,94 @@ describe.each(DRIVERS)('vector set-up [%s]', (driver) => {
     const vector = (await f.embedder.embed(['lighthouse']))[0]!;
     const sql = `SELECT id FROM ${nearest(index, t, { vector, limit: 5 }, p)} v`;
     const plan = await approximatePlan(sql, p.values);
-    expect(plan).toMatch(/Index Scan using atomic_facts_embedding_hnsw_64_live/);
+    expect(plan).toContain(`Index Scan using ${name('atomic_facts')}`);
     const ids = (await f.db.query<{ id: string }>(sql, p.values)).map((r) => r.id);
     expect([...ids].sort()).toEqual([...kept.factIds].sort());
+  });
+
+  it("replaces an index of the other vector type by this driver's (on PostgreSQL, the previous version's single-precision one by half precision); hits through it score as the exact scan scores them", async () => {
+    for (let i = 0; i < 6; i++)
+      await seedEpisode(f, {
+        owners: ['h'],
+        subject: `orchard apples ${i}`,
+        facts: [`H picked apples ${i}.`],
+      });
+    const type = hnswType(driver, 64);
+    expect(type).toBe(driver === 'postgres' ? 'halfvec' : 'vector');
+    const other = type === 'halfvec' ? 'vector' : 'halfvec';
+    const { index, indexes: episodeIndexes } = await setupOverWholeTableIndex(
+      'episodes',
+      name('episodes'),
+      `CREATE INDEX ${hnswIndexName('episodes', 64, other)} ON episodes USING hnsw ((embedding::${other}(64)) ${other}_cosine_ops) WHERE deleted_at IS NULL`,
+    );
+    expect(episodeIndexes.map((r) => r.indexname)).toEqual([name('episodes')]);
+    expect(episodeIndexes[0]!.indexdef).toContain(
+      `::${type}(64)) ${type}_cosine_ops) WHERE (deleted_at IS NULL)`,
+    );
+    const t = episodeTarget({
+      tenantId: 'tenant-a',
+      appId: 'default',
+      projectId: 'default',
+      ownerId: 'h',
+      filters: undefined,
+    });
+    const p = bind(t);
+    const vector = (await f.embedder.embed(['orchard apples']))[0]!;
+    const sql = `SELECT id, d FROM ${nearest(index, t, { vector, limit: 4 }, p)} v`;
+    // the approximate branch as the index serves it (no sort to fall back on: the table was
+    // analysed above, and this small a table is otherwise read and sorted)
+    const throughIndex = <T>(fn: (tx: Sql) => Promise<T>) =>
+      f.db.transaction(async (tx) => {
+        await tx.query('SET LOCAL enable_seqscan = off');
+        await tx.query('SET LOCAL enable_sort = off');
+        return fn(tx);
+      });
+    const plan = await throughIndex(async (tx) =>
+      (await planLines(tx, sql, p.values, 'COSTS OFF')).join('\n'),
+    );
+    expect(plan).toContain(`Index Scan using ${name('episodes')}`);
+    // the distances returned through the index are the stored vectors' own, as an exact read gives them
+    const found = await throughIndex((tx) => tx.query<{ id: string; d: number }>(sql, p.values));
+    expect(found).toHaveLength(4);
+    const exact = await f.db.query<{ id: string; d: number }>(
+      `SELECT id, (embedding::vector(64) <=> $2::vector(64))::float8 AS d FROM episodes
+       WHERE tenant_id = 'tenant-a' AND id = ANY (ARRAY(SELECT jsonb_array_elements_text($1::jsonb)))`,
+      [JSON.stringify(found.map((r) => r.id)), `[${vector.join(',')}]`],
+    );
+    const byId = new Map(exact.map((r) => [r.id, Number(r.d)]));
+    for (const r of found) expect(Number(r.d)).toBe(byId.get(r.id));
+  });
+
+  it('indexes and searches vectors of 3,072 dimensions (past the 2,000 an HNSW index of single-precision vectors takes)', async () => {
+    const wide = await openFixture(driver, {}, 3_072);
+    try {
+      const apples = await seedEpisode(wide, {
+        owners: ['k'],
+        subject: 'orchard apples',
+        facts: ['K picked apples.'],
+      });
+      await seedEpisode(wide, { owners: ['k'], subject: 'harbour boats', facts: ['K sailed a boat.'] });
+      const index = await VectorIndex.setup(wide.db, wide.embedder, silentLogger, {
+        pgliteHnswMinRows: 0,
+        exactMaxRows: 0,
+      });
+      expect(VECTOR_TABLES.filter((t) => index.hasHnsw(t))).toEqual(
+        expect.arrayContaining(['episodes', 'atomic_facts']),
+      );
+      const s = new SearchService({
+        db: wide.db,
+        embedder: wide.embedder,
+        log: silentLogger,
+        vectorIndex: index,
+      });
+      const r = await s.search(
+        { tenantId: 'tenant-a' },
+        SearchInput.parse({ user_id: 'k', query: 'orchard apples', method: 'vector', top_k: 1 }),
+      );
+      expect(r.episodes.map((e) => e.id)).toEqual([apples.id]);
+    } finally {
+      await wide.database.drop();
+    }
   });
 
   it('processes starting together build each vector index once, none failing, each then using them', async () => {
@@ -307,7 +395,7 @@ describe.each(DRIVERS)('vector set-up [%s]', (driver) => {
         );
         expect(starts.filter((s) => s.status === 'rejected')).toEqual([]);
         expect(await hnsw()).toEqual(before);
-        const indexed = VECTOR_TABLES.filter((t) => before.includes(hnswIndexName(t, 64)));
+        const indexed = VECTOR_TABLES.filter((t) => before.includes(name(t)));
         expect(indexed.length).toBeGreaterThan(0);
         for (const s of starts) {
           const index = (s as PromiseFulfilledResult<VectorIndex>).value;

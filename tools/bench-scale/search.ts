@@ -25,7 +25,8 @@
  * asks every question once by every method and floor (so the figures are of a warm store).
  * Beside them, the floor measured in the same run: the hand-written SQL for the same
  * top-10 over the owner's facts — keyword: the GIN full-text match ordered by ts_rank;
- * vector: the pgvector cosine ORDER BY … LIMIT 10 as the planner runs it (HNSW or exact);
+ * vector: the pgvector cosine ORDER BY … LIMIT 10 on the vectors as the HNSW indexes hold
+ * them (engine/vector-index.ts, hnswType), as the planner runs it (HNSW or exact);
  * hybrid and agentic: both of those one after the other. Figures are p50 / p95 in ms and
  * the ratio to the floor. Isolation: the same levels on a second store holding only the
  * owner; the ratio of the owner's p50 with the others present to it alone.
@@ -45,7 +46,7 @@ import { loadConfig } from '../../src/config.js';
 import { SearchInput } from '../../src/contract/search.js';
 import { silentLogger } from '../../src/core/log.js';
 import { orQuery, queryLexemes } from '../../src/engine/search/keyword.js';
-import { dropHnswIndexes, VECTOR_TABLES } from '../../src/engine/vector-index.js';
+import { dropHnswIndexes, hnswType, VECTOR_TABLES } from '../../src/engine/vector-index.js';
 import { type Engram, openEngram } from '../../src/engram.js';
 import { startHttpServer } from '../../src/http/server.js';
 import { refreshStatistics } from '../../src/store/pglite-statistics.js';
@@ -240,6 +241,8 @@ async function measure(
 ): Promise<Figure[]> {
   const db = s.engram.db;
   const d = s.engram.embedder.dimensions;
+  // the vector type the driver's HNSW indexes hold, so that the floor can read them
+  const h = hnswType(db.driver, d);
   const where = `tenant_id = $1 AND app_id = $2 AND project_id = $3 AND owner_ids @> ARRAY[$4]::text[] AND deleted_at IS NULL`;
   const base = [SCOPE.tenantId, SCOPE.appId, SCOPE.projectId, OWNER];
   const floors = {
@@ -254,7 +257,7 @@ async function measure(
     vector: (q: Query) =>
       db.query(
         `SELECT id FROM atomic_facts WHERE ${where} AND embedding IS NOT NULL
-         ORDER BY embedding::vector(${d}) <=> $5::vector(${d}) LIMIT 10`,
+         ORDER BY embedding::${h}(${d}) <=> $5::vector(${d})::${h}(${d}) LIMIT 10`,
         [...base, `[${q.vector.join(',')}]`],
       ),
   };

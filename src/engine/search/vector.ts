@@ -5,7 +5,10 @@ import type { Params, Target } from './scope.js';
 /**
  * Vector route: pgvector cosine distance (`<=>`) on `embedding::vector(d)`; the score is
  * the cosine similarity 1 − distance. Owner, scope and filters sit in the same WHERE as
- * the ordering, and `radius` (a similarity floor) becomes `distance <= 1 − radius`.
+ * the ordering, and `radius` (a similarity floor) becomes `distance <= 1 − radius`. The
+ * approximate branch orders by the distance the HNSW index holds (on PostgreSQL the
+ * half-precision vectors', vector-index.ts); every distance it returns, like every score,
+ * is the stored single-precision vector's.
  *
  * Plan, chosen inside the one statement from statistics (no count query): the owner's
  * live documents of the kind (`size`, from search_counts) and the table's row estimate
@@ -40,14 +43,21 @@ export interface VectorQuery {
   radius?: number | null | undefined;
 }
 
+/** The query vector, bound: `$n::vector(d)`. */
+const bindVector = (index: VectorIndex, vector: readonly number[], p: Params) =>
+  `${p.add(vectorText(vector))}::vector(${index.dimensions})`;
+
 /** `(embedding <=> query)` of the target's row, binding the query vector. */
 export function distance(index: VectorIndex, t: Target, vector: readonly number[], p: Params): string {
-  return `(${index.expr(`${t.alias}.embedding`)} <=> ${p.add(vectorText(vector))}::vector(${index.dimensions}))`;
+  return `(${index.expr(`${t.alias}.embedding`)} <=> ${bindVector(index, vector, p)})`;
 }
 
 /** Subquery `(id, d)`: the target's `limit` nearest rows (d = cosine distance), plan as above. */
 export function nearest(index: VectorIndex, t: Target, q: VectorQuery, p: Params): string {
-  const dist = distance(index, t, q.vector, p);
+  const query = bindVector(index, q.vector, p);
+  const dist = `(${index.expr(`${t.alias}.embedding`)} <=> ${query})`;
+  // the ordering the HNSW index answers, on the same parameter
+  const approx = `(${index.indexExpr(`${t.alias}.embedding`)} <=> ${query}::${index.hnswType}(${index.dimensions}))`;
   let where = `${t.where} AND ${t.alias}.embedding IS NOT NULL`;
   if (q.radius != null) where += ` AND ${dist} <= ${p.add(1 - q.radius)}`;
   const lim = p.add(q.limit);
@@ -62,5 +72,5 @@ export function nearest(index: VectorIndex, t: Target, q: VectorQuery, p: Params
      FROM (SELECT coalesce(sum(docs), 0)::float8 AS n FROM search_counts WHERE ${countsKey(p.add(t.kind))} AND term = '') size`;
   const approximate = '(SELECT approximate FROM gate)';
   return `(WITH gate AS MATERIALIZED (${choice})
-    ${scan(dist, ` AND ${approximate}`)} UNION ALL ${scan(`${dist} + 0`, ` AND NOT ${approximate}`)})`;
+    ${scan(approx, ` AND ${approximate}`)} UNION ALL ${scan(`${dist} + 0`, ` AND NOT ${approximate}`)})`;
 }
