@@ -59,7 +59,7 @@ describe.each(DRIVERS)('vector set-up [%s]', (driver) => {
    * of `table`, in place of this version's), then a start: the vector index set up, and the
    * table's HNSW indexes after it.
    */
-  const setupOverWholeTableIndex = async (
+  const setupOverEarlierIndex = async (
     table: string,
     current: string,
     legacy = `CREATE INDEX IF NOT EXISTS ${table}_embedding_hnsw_64 ON ${table} USING hnsw ((embedding::vector(64)) vector_cosine_ops)`,
@@ -219,7 +219,7 @@ describe.each(DRIVERS)('vector set-up [%s]', (driver) => {
       'tenant-a',
       gone,
     ]);
-    const { index, indexes: turnIndexes } = await setupOverWholeTableIndex('messages', name('messages'));
+    const { index, indexes: turnIndexes } = await setupOverEarlierIndex('messages', name('messages'));
     expect(turnIndexes.map((r) => r.indexname)).toEqual([name('messages')]);
     expect(turnIndexes[0]!.indexdef).toMatch(/WHERE \(+state = 'extracted'.*AND \(deleted_at IS NULL\)\)$/);
     expect(index.hasHnsw('messages')).toBe(true);
@@ -248,10 +248,7 @@ describe.each(DRIVERS)('vector set-up [%s]', (driver) => {
       subject: 'lighthouse',
       facts: ['Y sketched a lighthouse.'],
     });
-    const { index, indexes: factIndexes } = await setupOverWholeTableIndex(
-      'atomic_facts',
-      name('atomic_facts'),
-    );
+    const { index, indexes: factIndexes } = await setupOverEarlierIndex('atomic_facts', name('atomic_facts'));
     expect(factIndexes.map((r) => r.indexname)).toEqual([name('atomic_facts')]);
     expect(factIndexes[0]!.indexdef).toMatch(/WHERE \(deleted_at IS NULL\)$/);
     // a delete's new row version is outside the index's predicate: PostgreSQL inserts nothing
@@ -286,7 +283,7 @@ describe.each(DRIVERS)('vector set-up [%s]', (driver) => {
     const type = hnswType(driver, 64);
     expect(type).toBe(driver === 'postgres' ? 'halfvec' : 'vector');
     const other = type === 'halfvec' ? 'vector' : 'halfvec';
-    const { index, indexes: episodeIndexes } = await setupOverWholeTableIndex(
+    const { index, indexes: episodeIndexes } = await setupOverEarlierIndex(
       'episodes',
       name('episodes'),
       `CREATE INDEX ${hnswIndexName('episodes', 64, other)} ON episodes USING hnsw ((embedding::${other}(64)) ${other}_cosine_ops) WHERE deleted_at IS NULL`,

@@ -43,21 +43,21 @@ export interface VectorQuery {
   radius?: number | null | undefined;
 }
 
-/** The query vector, bound: `$n::vector(d)`. */
-const bindVector = (index: VectorIndex, vector: readonly number[], p: Params) =>
-  `${p.add(vectorText(vector))}::vector(${index.dimensions})`;
+/** `(embedding <=> query)` of the target's row, the query vector bound as `query` (`$n`). */
+const cosineDistance = (index: VectorIndex, t: Target, query: string) =>
+  `(${index.expr(`${t.alias}.embedding`)} <=> ${index.expr(query)})`;
 
 /** `(embedding <=> query)` of the target's row, binding the query vector. */
 export function distance(index: VectorIndex, t: Target, vector: readonly number[], p: Params): string {
-  return `(${index.expr(`${t.alias}.embedding`)} <=> ${bindVector(index, vector, p)})`;
+  return cosineDistance(index, t, p.add(vectorText(vector)));
 }
 
 /** Subquery `(id, d)`: the target's `limit` nearest rows (d = cosine distance), plan as above. */
 export function nearest(index: VectorIndex, t: Target, q: VectorQuery, p: Params): string {
-  const query = bindVector(index, q.vector, p);
-  const dist = `(${index.expr(`${t.alias}.embedding`)} <=> ${query})`;
+  const query = p.add(vectorText(q.vector));
+  const dist = cosineDistance(index, t, query);
   // the ordering the HNSW index answers, on the same parameter
-  const approx = `(${index.indexExpr(`${t.alias}.embedding`)} <=> ${query}::${index.hnswType}(${index.dimensions}))`;
+  const approx = `(${index.indexExpr(`${t.alias}.embedding`)} <=> ${index.indexExpr(index.expr(query))})`;
   let where = `${t.where} AND ${t.alias}.embedding IS NOT NULL`;
   if (q.radius != null) where += ` AND ${dist} <= ${p.add(1 - q.radius)}`;
   const lim = p.add(q.limit);
