@@ -1,12 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/core/db.js';
+import { rankEpisodes } from '../../src/engine/search/episodes.js';
 import {
+  mergeQueries,
   type PreparedQuery,
   type Route,
   rankEach,
+  rankEachWithParents,
   rankRows,
   scoreChildren,
   scoreIds,
+  scoreMap,
 } from '../../src/engine/search/hybrid.js';
 import { queryLexemes } from '../../src/engine/search/keyword.js';
 import { episodeTarget, factTarget, type SearchScope } from '../../src/engine/search/scope.js';
@@ -19,12 +23,12 @@ import { type Fixture, openFixture, recording, seedEpisode, seedKites } from './
  * query still gets exactly the hits and scores it gets when scored alone: ranked from the
  * postings (also when a term's list is longer than the depth read), by id, and by parent.
  */
-const scope = (ownerId: string): SearchScope => ({
+const scope = (ownerId: string, filters?: SearchScope['filters']): SearchScope => ({
   tenantId: 'tenant-a',
   appId: 'default',
   projectId: 'default',
   ownerId,
-  filters: undefined,
+  filters,
 });
 
 /** The Db with a count of its statements and of those reading nearest rows (vector.ts nearest()). */
@@ -142,6 +146,103 @@ describe.each(DRIVERS)('queries scored together [%s]', (driver) => {
       const onlyBridge = [...together[1]!].filter(([id, s]) => s > 0 && together[0]!.get(id) === 0);
       if (route === 'keyword') expect(onlyBridge.length).toBeGreaterThan(0);
     }
+  });
+
+  it("facts ranked with their episodes' own scores, read in the facts' statement as scoreIds reads them", async () => {
+    const other: PreparedQuery = {
+      text: 'calm',
+      terms: ['calm'],
+      vector: (await f.embedder.embed(['calm']))[0]!,
+    };
+    const queries = [...(await prepared('windy canoe', 'dinghy')), other];
+    const d = { db: f.db, index: f.index };
+    for (const filters of [undefined, { session_id: 's1' }])
+      for (const route of ['hybrid', 'keyword', 'vector'] as Route[]) {
+        const c = counting(f.db);
+        const ranked = await rankEachWithParents(
+          { ...d, db: c.db },
+          () => factTarget(scope('ned', filters)),
+          () => episodeTarget(scope('ned', filters)),
+          route,
+          queries,
+          3,
+        );
+        // One statement per embedding, as rankEach, with the same hits.
+        expect(c.statements()).toBe(2);
+        const hits = await rankEach(d, () => factTarget(scope('ned', filters)), route, queries, 3);
+        expect(byId(ranked.map((r) => r.hits))).toEqual(byId(hits));
+        for (const [i, q] of queries.entries()) {
+          const { parents } = ranked[i]!;
+          // Every hit's episode is scored, under this query, as scoreIds scores it.
+          for (const h of ranked[i]!.hits) expect(parents.has(h.parent!)).toBe(true);
+          const ids = [...parents.keys()];
+          const [alone] = await scoreIds(d, () => episodeTarget(scope('ned', filters)), route, [q], ids);
+          expect(rounded(parents)).toEqual(rounded(alone));
+        }
+        // The question's episodes match it by their own text too.
+        expect([...ranked[0]!.parents.values()].some((s) => s > 0)).toBe(true);
+      }
+  });
+
+  it('an episode reached through a fact gets its own score under every query, as scored by id', async () => {
+    // Three episodes about the question hold the episodes' pool; one about something else
+    // is reached only through its fact (and one more through a fact about the other query).
+    for (const subject of ['a windy canoe race', 'a windy canoe lesson', 'a windy canoe crossing'])
+      await seedEpisode(f, {
+        owners: ['nia'],
+        subject,
+        summary: `Nia on ${subject}`,
+        facts: ['Nia bought bread.'],
+      });
+    await seedEpisode(f, {
+      owners: ['nia'],
+      subject: 'tax forms',
+      summary: 'Nia filed her tax forms',
+      facts: ['Nia remembers one windy canoe trip above all.'],
+    });
+    await seedEpisode(f, {
+      owners: ['nia'],
+      subject: 'paying bills',
+      summary: 'Nia paid the bills',
+      facts: ['The calm weather held all afternoon.'],
+    });
+    const other: PreparedQuery = {
+      text: 'calm weather',
+      terms: await queryLexemes(f.db, 'calm weather'),
+      vector: (await f.embedder.embed(['calm weather']))[0]!,
+    };
+    const queries = [...(await prepared('windy canoe', 'canoe trip')), other];
+    const weights = [1, 0.9, 0.8];
+    const d = { db: f.db, index: f.index };
+    for (const route of ['hybrid', 'keyword', 'vector'] as Route[])
+      for (const qs of [queries.slice(0, 2), queries]) {
+        const w = weights.slice(0, qs.length);
+        const c = counting(f.db);
+        const ranked = await rankEpisodes({ ...d, db: c.db }, scope('nia'), {
+          route,
+          queries: qs,
+          weights: w,
+          pool: 2,
+        });
+        // The facts' and the episodes' statement of each embedding; scoring by id only for a
+        // query whose statement did not see an episode's fact (another embedding).
+        if (qs.length === 2) expect(c.statements()).toBe(2);
+        else expect(c.statements()).toBeLessThanOrEqual(6);
+        // Each episode's own score: its route score when ranked, else the best weighted score by id.
+        const hits = await rankEach(d, () => factTarget(scope('nia')), route, qs, 2);
+        const own = mergeQueries(
+          (await rankEach(d, () => episodeTarget(scope('nia')), route, qs, 2)).map(scoreMap),
+          w,
+        );
+        const reached = [...new Set(hits.flat().map((h) => h.parent!))].filter((id) => !own.has(id));
+        expect(reached.length).toBeGreaterThan(0);
+        for (const [id, s] of mergeQueries(
+          await scoreIds(d, () => episodeTarget(scope('nia')), route, qs, reached),
+          w,
+        ))
+          own.set(id, s);
+        expect(rounded(ranked.own)).toEqual(rounded(own));
+      }
   });
 
   it('rank as alone when a term list is longer than the depth read', async () => {

@@ -6,6 +6,7 @@ import {
   type RankDeps,
   type Route,
   rankEach,
+  rankEachWithParents,
   scoreChildren,
   scoreIds,
   scoreMap,
@@ -50,22 +51,48 @@ export async function rankEpisodes(
   const factMaps: Map<string, number>[] = [];
   const episodeMaps: Map<string, number>[] = [];
   const parent = new Map<string, string>();
-  // Every query's facts and episodes at once (independent statements).
+  // Every query's facts and episodes at once (independent statements); the facts'
+  // statements also score the episodes of their facts.
   const [factsPerQuery, episodesPerQuery] = await Promise.all([
-    rankEach(d, () => factTarget(scope), q.route, q.queries, q.pool, q.radius),
+    rankEachWithParents(
+      d,
+      () => factTarget(scope),
+      () => episodeTarget(scope),
+      q.route,
+      q.queries,
+      q.pool,
+      q.radius,
+    ),
     rankEach(d, () => episodeTarget(scope), q.route, q.queries, q.pool, q.radius),
   ]);
-  for (const factRows of factsPerQuery) {
-    factMaps.push(scoreMap(factRows));
-    for (const r of factRows) if (r.parent) parent.set(r.id, r.parent);
+  for (const { hits } of factsPerQuery) {
+    factMaps.push(scoreMap(hits));
+    for (const r of hits) if (r.parent) parent.set(r.id, r.parent);
   }
   episodeMaps.push(...episodesPerQuery.map(scoreMap));
   const facts = mergeQueries(factMaps, q.weights);
   const own = mergeQueries(episodeMaps, q.weights);
-  // Episodes reached only through a fact still need their own score (the fact's context).
+  // Episodes reached only through a fact still need their own score (the fact's context)
+  // under every query: read by the facts' statements, except under a query whose
+  // statement did not see that fact (another embedding: agentic rounds), scored here.
   const missing = [...new Set(parent.values())].filter((id) => !own.has(id));
   if (missing.length) {
-    const maps = await scoreIds(d, () => episodeTarget(scope), q.route, q.queries, missing);
+    const scored = factsPerQuery.map((r) => r.parents);
+    const lacking = q.queries.flatMap((_, i) => (missing.some((id) => !scored[i]!.has(id)) ? [i] : []));
+    if (lacking.length) {
+      const ids = missing.filter((id) => lacking.some((i) => !scored[i]!.has(id)));
+      const maps = await scoreIds(
+        d,
+        () => episodeTarget(scope),
+        q.route,
+        lacking.map((i) => q.queries[i]!),
+        ids,
+      );
+      lacking.forEach((i, k) => {
+        for (const [id, s] of maps[k]!) if (!scored[i]!.has(id)) scored[i]!.set(id, s);
+      });
+    }
+    const maps = scored.map((m) => new Map(missing.map((id) => [id, m.get(id) ?? 0])));
     for (const [id, s] of mergeQueries(maps, q.weights)) own.set(id, s);
   }
   const question = q.queries[0];

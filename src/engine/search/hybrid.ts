@@ -85,16 +85,20 @@ export const fuse = (kwNorm: number, cosine: number) => W_KEYWORD * kwNorm + W_V
  * and its normalised share per query, cosine (null without a vector; the queries share
  * it), and whether the document is one of that query's candidates.
  */
-interface Scored {
-  id: string;
+interface Halves {
   kw: number[];
   norm: number[];
   cos: number | null;
+}
+interface Scored extends Halves {
+  id: string;
   hit: boolean[];
   parent?: string;
+  /** The parent's halves (scoreRows with parentOf). */
+  parentHalves?: Halves;
 }
 
-const routeScore = (route: Route, r: Scored, i = 0) =>
+const routeScore = (route: Route, r: Halves, i = 0) =>
   route === 'keyword' ? r.kw[i]! : route === 'vector' ? (r.cos ?? 0) : fuse(r.norm[i]!, r.cos ?? 0);
 
 /**
@@ -112,12 +116,60 @@ async function scoreRows(
   t: Target,
   route: Route,
   qs: readonly PreparedQuery[],
-  pick:
-    | { pool: number; radius?: number | null | undefined }
-    | { ids: readonly string[] }
-    | { parents: readonly string[] },
+  pick: Pick,
+  parentOf?: Target,
 ): Promise<Scored[]> {
   const p = bind(t);
+  const sql = scoreStatement(d, t, route, qs, pick, p, parentOf);
+  if (sql === undefined) return [];
+  const rows = await d.db.query<Record<string, unknown> & { id: string; parent?: string }>(sql, p.values);
+  return rows.map((r) => {
+    const out: Scored = {
+      id: r.id,
+      ...halvesOf(r, '', qs.length),
+      hit: qs.map((_, i) => r[`hit${i}`] !== false),
+    };
+    if (r.parent !== undefined) out.parent = r.parent;
+    if (parentOf && t.parent) out.parentHalves = halvesOf(r, 'p', qs.length);
+    return out;
+  });
+}
+
+/** The rows a statement scores: the union of the routes' candidates, given ids, the children of given parents, or the ids a query of the statement lists. */
+type Pick =
+  | { pool: number; radius?: number | null | undefined }
+  | { ids: readonly string[] }
+  | { parents: readonly string[] }
+  | { idsOf: string };
+
+/** A row's BM25, its normalised share and cosine per query, from the columns `<prefix>kw<i>`, `<prefix>ref<i>`, `<prefix>cos`. */
+function halvesOf(r: Record<string, unknown>, prefix: string, n: number): Halves {
+  const kw = Array.from({ length: n }, (_, i) => Number(r[`${prefix}kw${i}`] ?? 0));
+  const cos = r[`${prefix}cos`];
+  return {
+    kw,
+    norm: kw.map((x, i) => normOf(x, Number(r[`${prefix}ref${i}`] ?? 0))),
+    cos: cos == null ? null : Number(cos),
+  };
+}
+
+/**
+ * The text of scoreRows' statement, its values bound in `p` (undefined: a pool with no
+ * route to read candidates from). With `parentOf` (the target of the rows' parents, bound
+ * to the same values as `t`), each row also carries its parent's halves (`pkw<i>`,
+ * `pref<i>`, `pcos`): the parents of every row scored are scored by id under the parent
+ * target, in the same statement, as scoreIds would score them (a parent the target does
+ * not see has none, and scores 0).
+ */
+function scoreStatement(
+  d: RankDeps,
+  t: Target,
+  route: Route,
+  qs: readonly PreparedQuery[],
+  pick: Pick,
+  p: Params,
+  parentOf?: Target,
+): string | undefined {
   const a = t.alias;
   const many = qs.length > 1;
   // CTE names of query i (the one-query statement keeps the plain names).
@@ -135,6 +187,7 @@ async function scoreRows(
   const pool = 'pool' in pick ? pick : undefined;
   if ('ids' in pick)
     only = `ARRAY(SELECT jsonb_array_elements_text(${p.add(JSON.stringify(pick.ids))}::jsonb))`;
+  else if ('idsOf' in pick) only = `ARRAY(${pick.idsOf})`;
   else if ('parents' in pick)
     only = `ARRAY(SELECT ${a}.id FROM ${t.from} WHERE ${t.where}
                   AND ${t.parent} IN (SELECT jsonb_array_elements_text(${p.add(JSON.stringify(pick.parents))}::jsonb)))`;
@@ -229,7 +282,7 @@ async function scoreRows(
   }
   if (useVec && pool) sources.push('SELECT id FROM vec');
   if (pool) {
-    if (!sources.length) return [];
+    if (!sources.length) return undefined;
     ctes.push(`ids AS MATERIALIZED (${sources.join(' UNION ')})`);
   }
   if (posted)
@@ -261,27 +314,29 @@ async function scoreRows(
         ]
       : []),
   ]);
-  const rows = await d.db.query<
-    Record<string, unknown> & { id: string; cos: number | null; parent?: string }
-  >(
-    `${ctes.length ? `WITH ${ctes.join(',\n')}` : ''}
-     SELECT ${a}.id, ${cols.join(', ')}, ${cos} AS cos${t.parent ? `, ${t.parent} AS parent` : ''}
-     FROM ${t.from}
-     WHERE ${t.where} AND ${a}.id = ANY (${only})`,
-    p.values,
-  );
-  return rows.map((r) => {
-    const kw = qs.map((_, i) => Number(r[`kw${i}`] ?? 0));
-    const out: Scored = {
-      id: r.id,
-      kw,
-      norm: kw.map((x, i) => normOf(x, Number(r[`ref${i}`] ?? 0))),
-      cos: r.cos == null ? null : Number(r.cos),
-      hit: qs.map((_, i) => r[`hit${i}`] !== false),
-    };
-    if (r.parent !== undefined) out.parent = r.parent;
-    return out;
-  });
+  let parentJoin = '';
+  const parentCols: string[] = [];
+  if (parentOf && t.parent) {
+    // The parent target's condition reads the same values at the same places.
+    if (JSON.stringify(parentOf.params) !== JSON.stringify(t.params))
+      throw new Error('a parent target must bind the values of its child target');
+    ctes.push(
+      `pids AS MATERIALIZED (SELECT DISTINCT ${t.parent} AS id FROM ${t.from} WHERE ${t.where} AND ${a}.id = ANY (${only}))`,
+    );
+    // Its own WITH: its CTEs (st, w, ...) are the parent kind's, and shadow this statement's inside it.
+    ctes.push(
+      `par AS MATERIALIZED (${scoreStatement(d, parentOf, route, qs, { idsOf: 'SELECT id FROM pids' }, p)})`,
+    );
+    parentJoin = ` LEFT JOIN par ON par.id = ${t.parent}`;
+    parentCols.push(
+      ...qs.flatMap((_, i) => [`par.kw${i} AS pkw${i}`, `par.ref${i} AS pref${i}`]),
+      'par.cos AS pcos',
+    );
+  }
+  return `${ctes.length ? `WITH ${ctes.join(',\n')}` : ''}
+     SELECT ${a}.id, ${cols.join(', ')}, ${cos} AS cos${t.parent ? `, ${t.parent} AS parent` : ''}${parentCols.map((c) => `, ${c}`).join('')}
+     FROM ${t.from}${parentJoin}
+     WHERE ${t.where} AND ${a}.id = ANY (${only})`;
 }
 
 /**
@@ -362,6 +417,43 @@ export async function rankEach(
   return byGroup(queries, async (qs) =>
     hitsOf(route, await scoreRows(d, t(), route, qs, { pool, radius }), qs.length),
   );
+}
+
+/** A query's hits over a target with parents, and the route scores of the parents its statement scored. */
+export interface HitsWithParents {
+  hits: RankedRow[];
+  /** Parent id -> its own route score under the query (0: a parent the parent target does not see). */
+  parents: Map<string, number>;
+}
+
+/**
+ * rankEach over a target whose rows have a parent (facts), each statement also scoring the
+ * parents of all the rows it scored under the parent target (`parentOf`, bound to the same
+ * values), by id, as scoreIds would: a search that needs the own score of an episode it
+ * reached through a fact reads it here, instead of in a statement after this one.
+ */
+export async function rankEachWithParents(
+  d: RankDeps,
+  t: () => Target,
+  parentOf: () => Target,
+  route: Route,
+  queries: readonly PreparedQuery[],
+  pool: number,
+  radius?: number | null,
+): Promise<HitsWithParents[]> {
+  if (pool <= 0) return queries.map(() => ({ hits: [], parents: new Map() }));
+  return byGroup(queries, async (qs) => {
+    const rows = await scoreRows(d, t(), route, qs, { pool, radius }, parentOf());
+    const hits = hitsOf(route, rows, qs.length);
+    return qs.map((_, i) => ({
+      hits: hits[i]!,
+      parents: new Map(
+        rows.flatMap((r) =>
+          r.parent !== undefined && r.parentHalves ? [[r.parent, routeScore(route, r.parentHalves, i)]] : [],
+        ),
+      ),
+    }));
+  });
 }
 
 /**
