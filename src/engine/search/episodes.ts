@@ -51,18 +51,27 @@ export async function rankEpisodes(
   const factMaps: Map<string, number>[] = [];
   const episodeMaps: Map<string, number>[] = [];
   const parent = new Map<string, string>();
-  // Every query's facts and episodes at once (independent statements); the facts'
-  // statements also score the episodes of their facts.
+  // Every query's facts and episodes at once (independent statements). On PostgreSQL, which
+  // runs a search's statements side by side, the facts' statements also score the episodes
+  // of their facts: one statement fewer on the way to the answer. The embedded store runs
+  // its statements one after another, where scoring every fact's episode costs more than
+  // the statement it saves (docs/search.md): there the missing ones are scored by id below.
+  const factsRanked =
+    d.db.driver === 'postgres'
+      ? rankEachWithParents(
+          d,
+          () => factTarget(scope),
+          () => episodeTarget(scope),
+          q.route,
+          q.queries,
+          q.pool,
+          q.radius,
+        )
+      : rankEach(d, () => factTarget(scope), q.route, q.queries, q.pool, q.radius).then((perQuery) =>
+          perQuery.map((hits) => ({ hits, parents: new Map<string, number>() })),
+        );
   const [factsPerQuery, episodesPerQuery] = await Promise.all([
-    rankEachWithParents(
-      d,
-      () => factTarget(scope),
-      () => episodeTarget(scope),
-      q.route,
-      q.queries,
-      q.pool,
-      q.radius,
-    ),
+    factsRanked,
     rankEach(d, () => episodeTarget(scope), q.route, q.queries, q.pool, q.radius),
   ]);
   for (const { hits } of factsPerQuery) {
@@ -73,8 +82,8 @@ export async function rankEpisodes(
   const facts = mergeQueries(factMaps, q.weights);
   const own = mergeQueries(episodeMaps, q.weights);
   // Episodes reached only through a fact still need their own score (the fact's context)
-  // under every query: read by the facts' statements, except under a query whose
-  // statement did not see that fact (another embedding: agentic rounds), scored here.
+  // under every query: read by the facts' statements on PostgreSQL, except under a query
+  // whose statement did not see that fact (another embedding: agentic rounds), scored here.
   const missing = [...new Set(parent.values())].filter((id) => !own.has(id));
   if (missing.length) {
     const scored = factsPerQuery.map((r) => r.parents);
