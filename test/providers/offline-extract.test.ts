@@ -235,6 +235,49 @@ describe('offline extractor: facts', () => {
     ]);
   });
 
+  it("keeps each thing a person's long message mentions in passing, and at most 2 facts of an assistant's", () => {
+    const msg = builder();
+    const person = { sender_id: 'u_alice', sender_name: 'Alice', role: 'user' as const };
+    const helper = { sender_id: 'a_helper', sender_name: 'Helper', role: 'assistant' as const };
+    const seg = [
+      msg({
+        ...person,
+        content:
+          "I'm putting together a packing list for a two-week trip to Norway in June. " +
+          "My partner Idris is coming too, and he gets seasick, so we're skipping the ferries. " +
+          'I broke my left wrist skiing in January and it still aches when I carry heavy bags. ' +
+          'We booked a cabin near Tromsø through a friend of my brother. ' +
+          "I've been learning Norwegian on an app for about three months. " +
+          'My budget for gear is around 400 euros. ' +
+          'Could you suggest what to pack for the weather up there?',
+      }),
+      msg({
+        ...helper,
+        content:
+          'Pack layers: a waterproof shell, a fleece and merino base layers. June nights are bright, so bring ' +
+          'an eye mask. A light daypack will spare your wrist. Hiking boots you have already worn in are best. ' +
+          'Tromsø has good outdoor shops if you forget something. A power bank helps on long days out.',
+      }),
+    ];
+    const facts = extract(seg).episode.facts;
+    const of = (id: string) => facts.filter((f) => f.message_ids.includes(id) && f.message_ids.length === 1);
+    for (const detail of [
+      /Norway in June/,
+      /Idris .*seasick/,
+      /broke .*wrist/,
+      /cabin near Tromsø/,
+      /learning Norwegian/,
+      /budget .*400 euros/,
+    ])
+      expect(
+        of('m1')
+          .map((f) => f.content)
+          .join(' | '),
+        String(detail),
+      ).toMatch(detail);
+    expect(of('m2').length).toBeLessThanOrEqual(2);
+  });
+
   it('deduplicates repeated statements and merges their message ids', () => {
     const msg = builder();
     const a = { sender_id: 'a', sender_name: 'Ann', role: 'user' as const };

@@ -163,12 +163,24 @@ function toolFacts(views: readonly MessageView[], i: number): ExtractedFact[] {
   return out;
 }
 
-/** Atomic facts for a segment, at most `perMessage` from each message, deduplicated. */
+/**
+ * Most facts from one message: `perMessage` for each 4 of a person's sentences (a long
+ * message that mentions several things in passing keeps each of them: "planning a trip ...,
+ * my partner gets seasick ..., I'm learning Norwegian ..., my budget is ..."), at most 2 from
+ * an assistant's, whatever its length (what it said back is not the person's memory).
+ */
+function factsCap(view: MessageView, perMessage: number): number {
+  if (view.msg.role === 'assistant') return Math.min(2, perMessage);
+  return perMessage * Math.max(1, Math.ceil(view.sentences.length / SENTENCES_PER_CAP));
+}
+const SENTENCES_PER_CAP = 4;
+
+/** Atomic facts for a segment (at most factsCap of each message), deduplicated. */
 export function extractFacts(views: readonly MessageView[], perMessage = 3): ExtractedFact[] {
   const facts: ExtractedFact[] = [];
   views.forEach((v, i) => {
     if (v.msg.role === 'tool') return;
-    const max = v.msg.role === 'assistant' ? Math.min(2, perMessage) : perMessage;
+    const max = factsCap(v, perMessage);
     const chosen = new Set(factSentences(v, max));
     const q = precedingQuestion(views, i);
     const ans = q ? answerIndices(v) : [];

@@ -20,7 +20,7 @@ import { distillSkill } from './skill.js';
 import { DEFAULT_TOPIC_OPTIONS, isTopicShift, type TopicShiftOptions } from './topic.js';
 
 export interface OfflineExtractorOptions {
-  /** Most facts taken from one message (default 3; assistant messages give at most 2). */
+  /** Most facts taken from each 4 sentences of a person's message (default 3; an assistant's message gives at most 2). */
   maxFactsPerMessage?: number;
   /** Tuning of the lexical topic-shift test. */
   topic?: Partial<TopicShiftOptions>;
