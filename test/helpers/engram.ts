@@ -103,3 +103,17 @@ export async function addAndFlush(s: TestServer, key: string, session_id: string
     throw new Error(`flush ${session_id}: ${flush.status} ${JSON.stringify(flush.body)}`);
   return add.body.data;
 }
+
+/** POST /api/v2/memory/search as `user_id`, expecting 200; the answer's data. */
+export function searcher(s: () => TestServer, key: () => string, user_id: string) {
+  return async (body: Record<string, unknown>) => {
+    const r = await s().call('POST', '/api/v2/memory/search', { key: key(), body: { user_id, ...body } });
+    if (r.status !== 200) throw new Error(`search: ${r.status} ${JSON.stringify(r.body)}`);
+    return r.body.data;
+  };
+}
+
+/** The best-scored atomic fact of a search answer, over every episode returned ('' when none). */
+export const topFact = (data: any): string =>
+  data.episodes.flatMap((e: any) => e.atomic_facts).sort((a: any, b: any) => b.score - a.score)[0]?.content ??
+  '';

@@ -76,3 +76,13 @@ export function multiParty(t = T0): Msg[] {
     user('bob', 'Thanks, that is perfect! I prefer Ao 26.', t + 5 * MIN, 'Bob'),
   ];
 }
+
+/** A person's long request to an assistant that mentions several things about her in passing (sender name Lena when spoken as `user`). */
+export const LONG_TRIP_REQUEST =
+  "I'm putting together a packing list for a two-week trip to Norway in June. " +
+  "My partner Idris is coming too, and he gets seasick, so we're skipping the ferries. " +
+  'I broke my left wrist skiing in January and it still aches when I carry heavy bags. ' +
+  'We booked a cabin near Tromsø through a friend of my brother. ' +
+  "I've been learning Norwegian on an app for about three months. " +
+  'My budget for gear is around 400 euros. ' +
+  'Could you suggest what to pack for the weather up there?';

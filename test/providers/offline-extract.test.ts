@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Extraction, SegmentMessage } from '../../src/core/ports.js';
 import { OfflineExtractor } from '../../src/providers/offline/index.js';
+import { LONG_TRIP_REQUEST } from '../helpers/messages.js';
 import { builder, T0, travelSegment } from './offline-fixture.js';
 
 const ctx = { humans: ['u_alice', 'u_bob'], agents: ['a_helper'] };
@@ -242,14 +243,7 @@ describe('offline extractor: facts', () => {
     const seg = [
       msg({
         ...person,
-        content:
-          "I'm putting together a packing list for a two-week trip to Norway in June. " +
-          "My partner Idris is coming too, and he gets seasick, so we're skipping the ferries. " +
-          'I broke my left wrist skiing in January and it still aches when I carry heavy bags. ' +
-          'We booked a cabin near Tromsø through a friend of my brother. ' +
-          "I've been learning Norwegian on an app for about three months. " +
-          'My budget for gear is around 400 euros. ' +
-          'Could you suggest what to pack for the weather up there?',
+        content: LONG_TRIP_REQUEST,
       }),
       msg({
         ...helper,

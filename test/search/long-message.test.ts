@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DRIVERS } from '../helpers/drivers.js';
-import { startTestServer, type TestServer } from '../helpers/engram.js';
-import { assistant, DAY, MIN, T0, user } from '../helpers/messages.js';
+import { addAndFlush, searcher, startTestServer, type TestServer, topFact } from '../helpers/engram.js';
+import { assistant, DAY, LONG_TRIP_REQUEST, MIN, T0, user } from '../helpers/messages.js';
 
 /**
  * A person who writes long messages to an assistant, offline (offline extractor and
@@ -13,26 +13,18 @@ import { assistant, DAY, MIN, T0, user } from '../helpers/messages.js';
 describe.each(DRIVERS)('a long message mentioning several things in passing [%s]', (driver) => {
   let s: TestServer;
   let key: string;
-  const add = (session_id: string, messages: unknown[]) =>
-    s.call('POST', '/api/v2/memory/add', { key, body: { session_id, messages } });
-  const flush = (session_id: string) => s.call('POST', '/api/v2/memory/flush', { key, body: { session_id } });
-  const search = async (body: Record<string, unknown>) => {
-    const r = await s.call('POST', '/api/v2/memory/search', { key, body: { user_id: 'lena', ...body } });
-    expect(r.status).toBe(200);
-    return r.body.data;
-  };
-  /** The best-scored fact of a search, over every episode returned. */
-  const topFact = (data: any): string =>
-    data.episodes.flatMap((e: any) => e.atomic_facts).sort((a: any, b: any) => b.score - a.score)[0]
-      ?.content ?? '';
+  const search = searcher(
+    () => s,
+    () => key,
+    'lena',
+  );
 
   beforeAll(async () => {
     s = await startTestServer(driver);
     key = await s.key('tenant-a');
-    const sessions: [string, number, unknown[]][] = [
+    const sessions: [string, unknown[]][] = [
       [
         'cooking',
-        T0,
         [
           user(
             'lena',
@@ -60,20 +52,8 @@ describe.each(DRIVERS)('a long message mentioning several things in passing [%s]
       ],
       [
         'trip',
-        T0 + 3 * DAY,
         [
-          user(
-            'lena',
-            "I'm putting together a packing list for a two-week trip to Norway in June. " +
-              "My partner Idris is coming too, and he gets seasick, so we're skipping the ferries. " +
-              'I broke my left wrist skiing in January and it still aches when I carry heavy bags. ' +
-              'We booked a cabin near Tromsø through a friend of my brother. ' +
-              "I've been learning Norwegian on an app for about three months. " +
-              'My budget for gear is around 400 euros. ' +
-              'Could you suggest what to pack for the weather up there?',
-            T0 + 3 * DAY,
-            'Lena',
-          ),
+          user('lena', LONG_TRIP_REQUEST, T0 + 3 * DAY, 'Lena'),
           assistant(
             'helper',
             'Pack layers: a waterproof shell, a fleece and merino base layers. June nights are bright, so ' +
@@ -84,7 +64,6 @@ describe.each(DRIVERS)('a long message mentioning several things in passing [%s]
       ],
       [
         'work',
-        T0 + 6 * DAY,
         [
           user(
             'lena',
@@ -102,10 +81,7 @@ describe.each(DRIVERS)('a long message mentioning several things in passing [%s]
         ],
       ],
     ];
-    for (const [id, , messages] of sessions) {
-      expect((await add(id, messages)).status).toBe(200);
-      expect((await flush(id)).status).toBe(200);
-    }
+    for (const [id, messages] of sessions) await addAndFlush(s, key, id, messages);
   }, 120_000);
   afterAll(async () => {
     await s?.close();

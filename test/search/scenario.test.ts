@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DRIVERS } from '../helpers/drivers.js';
-import { startTestServer, type TestServer } from '../helpers/engram.js';
+import { searcher, startTestServer, type TestServer, topFact } from '../helpers/engram.js';
 import { assistant, DAY, MIN, T0, user } from '../helpers/messages.js';
 import { httpClient, ok } from '../mcp/helpers.js';
 
@@ -18,15 +18,11 @@ describe.each(DRIVERS)('remembering a new user [%s]', (driver) => {
   let mcp: Client;
   const add = (session_id: string, messages: unknown[]) =>
     s.call('POST', '/api/v2/memory/add', { key, body: { session_id, messages } });
-  const search = async (body: Record<string, unknown>) => {
-    const r = await s.call('POST', '/api/v2/memory/search', { key, body: { user_id: 'alice', ...body } });
-    expect(r.status).toBe(200);
-    return r.body.data;
-  };
-  /** The best-scored fact of a search, over every episode returned. */
-  const topFact = (data: any): string =>
-    data.episodes.flatMap((e: any) => e.atomic_facts).sort((a: any, b: any) => b.score - a.score)[0]
-      ?.content ?? '';
+  const search = searcher(
+    () => s,
+    () => key,
+    'alice',
+  );
 
   beforeAll(async () => {
     s = await startTestServer(driver);
