@@ -37,3 +37,41 @@ export function leadSentences(text: string, maxChars: number): string {
 export function sentences(text: string): string[] {
   return (text.match(/[^.!?\n]+[.!?]*/g) ?? []).map((s) => s.trim()).filter((s) => s.length > 0);
 }
+
+/** Two words match when equal or, both of 5 letters or more, when their first 5 letters are (learning / learned). */
+const wordKey = (w: string) => (w.length >= 5 ? w.slice(0, 5) : w);
+
+/**
+ * At most maxChars of text, about what `query` asks: the text itself when it fits; otherwise
+ * the run of whole sentences around the one holding the most of the query's content words
+ * (the sentences after it first, then those before), cut marks (…) where it starts or ends
+ * inside the text. A text holding none of them gives its start, as a plain cut would.
+ */
+export function excerpt(text: string, query: string, maxChars: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= maxChars) return flat;
+  const parts = flat.match(/[^.!?]+(?:[.!?]+["')\]]*|$)\s*/g)?.map((s) => s.trim()) ?? [flat];
+  const asked = new Set([...contentWords(query)].map(wordKey));
+  const hits = parts.map((p) => [...contentWords(p)].filter((w) => asked.has(wordKey(w))).length);
+  const best = hits.indexOf(Math.max(...hits));
+  const cut = (s: string, n: number) => (s.length <= n ? s : `${s.slice(0, n - 1)}…`);
+  if (!asked.size || hits[best]! === 0) return cut(flat, maxChars);
+  let from = best;
+  let to = best;
+  // Room for the marks: one before when the run starts past the text's start, one after likewise.
+  const size = (a: number, b: number) =>
+    parts.slice(a, b + 1).join(' ').length + (a > 0 ? 2 : 0) + (b < parts.length - 1 ? 2 : 0);
+  if (size(from, to) > maxChars)
+    return `${from > 0 ? '… ' : ''}${cut(parts[best]!, maxChars - (from > 0 ? 2 : 0))}`;
+  for (let grown = true; grown; ) {
+    grown = false;
+    if (to + 1 < parts.length && size(from, to + 1) <= maxChars) {
+      to++;
+      grown = true;
+    } else if (from > 0 && size(from - 1, to) <= maxChars) {
+      from--;
+      grown = true;
+    }
+  }
+  return `${from > 0 ? '… ' : ''}${parts.slice(from, to + 1).join(' ')}${to < parts.length - 1 ? ' …' : ''}`;
+}

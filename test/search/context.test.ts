@@ -93,4 +93,33 @@ describe('recall context: units packed whole into a token budget', () => {
     expect(p.units.map((u) => u.id)).not.toContain('m1');
     expect(p.units.map((u) => u.id)).toContain('m3');
   });
+
+  it('shows the part of a long turn that the question is about, not only its first 480 characters', () => {
+    const long =
+      'We spent most of the weekend sorting out the garage, which had not been touched since we moved in. ' +
+      'There were boxes of old school papers, a broken lawnmower and two bikes with flat tyres. ' +
+      'My brother came over on Saturday to help carry things to the recycling centre, and we found a box ' +
+      "of our grandfather's letters from the fifties, which we spent an hour reading. " +
+      'By Sunday afternoon the floor was clear enough to park the car inside again. ' +
+      'Anyway, the reason I am writing: the vet said our cat Pumpkin needs a special kidney diet from now on. ' +
+      'Can you find me some brands that are easy to buy in town?';
+    expect(long.length).toBeGreaterThan(480);
+    const data = answerOf([], [turn('m9', long, 0.6)]);
+    data.metadata.queries = ['What diet does the cat need?'];
+    const text = contextUnits(data).find((u) => u.id === 'm9')!.text;
+    expect(text).toContain('the vet said our cat Pumpkin needs a special kidney diet from now on.');
+    expect(text).toMatch(/^- \[2025-04-02\] Nora: …/); // cut before the part shown
+    expect(text.length).toBeLessThanOrEqual('- [2025-04-02] Nora: '.length + 480);
+    // a question none of whose words the turn holds: its start, as before
+    data.metadata.queries = ['zebra'];
+    expect(contextUnits(data).find((u) => u.id === 'm9')!.text).toMatch(
+      /^- \[2025-04-02\] Nora: We spent most/,
+    );
+    // a turn that fits is shown whole
+    const short = answerOf([], [turn('m1', 'The vet said Pumpkin needs a kidney diet.', 0.6)]);
+    short.metadata.queries = ['What diet does the cat need?'];
+    expect(contextUnits(short)[0]!.text).toBe(
+      '- [2025-04-02] Nora: The vet said Pumpkin needs a kidney diet.',
+    );
+  });
 });

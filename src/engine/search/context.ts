@@ -1,5 +1,5 @@
 import type { SearchData } from '../../contract/search.js';
-import { tokenCount } from '../text.js';
+import { excerpt, tokenCount } from '../text.js';
 
 /**
  * The context a model pays for: a search's hits cut into small units that each fit a
@@ -103,11 +103,13 @@ export function contextUnits(
       });
     }
   }
+  // A long turn shows the part the question is about (the search's words), not only its start.
+  const asked = data.metadata.queries.join(' ');
   for (const m of [...data.messages, ...data.unprocessed_messages])
     units.push({
       kind: 'message',
       id: m.id,
-      text: `- [${day(m.timestamp)}] ${m.sender_name ?? m.sender_id}: ${clip(contentText(m.content), TURN_CHARS)}`,
+      text: `- [${day(m.timestamp)}] ${m.sender_name ?? m.sender_id}: ${excerpt(contentText(m.content), asked, TURN_CHARS)}`,
       score: (m.score ?? 0) * opts.messageWeight,
       sources: [m.id],
     });
