@@ -110,6 +110,8 @@ const SETTINGS = {
     schema: int(2, 1000).default(12),
   },
   boundaryMaxTokens: { env: 'ENGRAM_BOUNDARY_MAX_TOKENS', flag: undefined, schema: int(100).default(2000) },
+  /** Postings the keyword route reads per query term: deeper is closer to exact BM25 on a large memory, and slower. */
+  keywordDepth: { env: 'ENGRAM_KEYWORD_DEPTH', flag: undefined, schema: int(100, 100_000_000).default(1000) },
   s3Bucket: { env: 'ENGRAM_S3_BUCKET', flag: undefined, schema: z.string().min(3).max(63).optional() },
   s3Region: { env: 'ENGRAM_S3_REGION', flag: undefined, schema: z.string().min(1).default('us-east-1') },
   s3Endpoint: { env: 'ENGRAM_S3_ENDPOINT', flag: undefined, schema: optionalUrl },

@@ -194,7 +194,15 @@ export async function openEngram(config: Config, opts: OpenOptions): Promise<Eng
         ...(config.rerankModel ? { model: config.rerankModel } : {}),
       })
     : undefined;
-  const search = new SearchService({ db, embedder, llm, reranker, log, vectorIndex });
+  const search = new SearchService({
+    db,
+    embedder,
+    llm,
+    reranker,
+    log,
+    vectorIndex,
+    keywordDepth: config.keywordDepth,
+  });
   const kb = new KnowledgeService({
     db,
     queue,

@@ -17,7 +17,9 @@
  * question asked, --question, default the first).
  * --answers: one JSON line per search asked, warm-up included (method, question, and the ids
  * and scores of every hit of each kind), to compare what two versions answer on the same
- * kept store.
+ * kept store (`npm run bench:scale:compare`). ENGRAM_KEYWORD_DEPTH in the environment is the
+ * search's: 100000000 reads every posting, exact BM25, the reference for how exact the
+ * default is.
  */
 import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -147,6 +149,8 @@ async function main() {
     ENGRAM_LOG_LEVEL: 'silent',
     ENGRAM_RATE_LIMIT_RPS: '0',
     ENGRAM_WORKERS: 'false',
+    // The search's own setting, from the environment (e.g. an exact reference for bench:scale:compare).
+    ENGRAM_KEYWORD_DEPTH: process.env['ENGRAM_KEYWORD_DEPTH'],
     ...(args.url ? { DATABASE_URL: args.url, ENGRAM_DB_POOL_MAX: '8' } : { ENGRAM_DATA_DIR: args.dir! }),
   });
   const stmts: Stmt[] = [];

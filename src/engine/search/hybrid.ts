@@ -50,6 +50,8 @@ export interface PreparedQuery {
 export interface RankDeps {
   db: Db;
   index: VectorIndex;
+  /** Postings read per query term on the keyword route (keyword.ts postingsDepth). */
+  depth?: number | undefined;
 }
 
 /**
@@ -212,7 +214,7 @@ function scoreStatement(
     const groups = many ? qs.map((_, i) => `w${i}`) : undefined;
     if (posted && pool) {
       // Postings of every query term read once; each query's sum over its own terms.
-      const depth = postingsDepth(pool.pool);
+      const depth = postingsDepth(pool.pool, d.depth);
       ctes.push(`kwpost AS MATERIALIZED (${postingScores(t, depth, p, groups)})`);
       // Scores from the postings read are exact unless a query term's list is longer than
       // the depth read (its df says so): then the query's best candidates are scored again

@@ -116,13 +116,18 @@ export function matching(t: Target, terms: readonly string[], p: Params): string
            WHERE ${t.where} AND ${t.alias}.search @@ ${p.add(orQuery(terms))}::tsquery)`;
 }
 
+/** Postings read per query term unless configured otherwise (ENGRAM_KEYWORD_DEPTH). */
+export const DEFAULT_KEYWORD_DEPTH = 1000;
+
 /**
  * Postings read per query term, best `impact` first (migration 0014): a document holding a
  * term beyond this depth of its list is not a keyword candidate through that term. Below
  * it (every list of an owner with at most this many documents per term) the candidates
- * are exactly the documents matching a query term.
+ * are exactly the documents matching a query term. Deeper reads find BM25's exact best more
+ * often on a large memory whose lists are long, at a cost growing with the depth
+ * (docs/search.md, "How exact the keyword route is").
  */
-export const postingsDepth = (pool: number) => Math.max(1000, 4 * pool);
+export const postingsDepth = (pool: number, depth = DEFAULT_KEYWORD_DEPTH) => Math.max(depth, 4 * pool);
 
 /**
  * BM25 of the owner's documents found in search_postings for the query terms, each term's

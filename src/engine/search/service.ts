@@ -39,6 +39,8 @@ export interface SearchDeps {
   vectorIndex?: VectorIndex | undefined;
   /** Most retrieval rounds of an agentic search (default 3). */
   agenticRounds?: number;
+  /** Postings read per query term on the keyword route (default DEFAULT_KEYWORD_DEPTH). */
+  keywordDepth?: number | undefined;
 }
 
 interface Retrieved {
@@ -87,7 +89,7 @@ export class SearchService {
     const rerank = input.enable_llm_rerank && this.deps.reranker !== undefined;
     const cut = rerank ? Math.max(20, 2 * topK) : topK;
     const pool = Math.max(50, 5 * topK);
-    const d: RankDeps = { db: this.deps.db, index: await this.vectorIndex() };
+    const d: RankDeps = { db: this.deps.db, index: await this.vectorIndex(), depth: this.deps.keywordDepth };
     const metadata: SearchData['metadata'] = {
       method: input.method,
       degraded: false,
