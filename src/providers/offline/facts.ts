@@ -163,6 +163,9 @@ function toolFacts(views: readonly MessageView[], i: number): ExtractedFact[] {
   return out;
 }
 
+/** A person's message gets `perMessage` facts for each this many of its sentences. */
+const SENTENCES_PER_CAP = 4;
+
 /**
  * Most facts from one message: `perMessage` for each 4 of a person's sentences (a long
  * message that mentions several things in passing keeps each of them: "planning a trip ...,
@@ -173,7 +176,6 @@ function factsCap(view: MessageView, perMessage: number): number {
   if (view.msg.role === 'assistant') return Math.min(2, perMessage);
   return perMessage * Math.max(1, Math.ceil(view.sentences.length / SENTENCES_PER_CAP));
 }
-const SENTENCES_PER_CAP = 4;
 
 /** Atomic facts for a segment (at most factsCap of each message), deduplicated. */
 export function extractFacts(views: readonly MessageView[], perMessage = 3): ExtractedFact[] {
