@@ -86,3 +86,13 @@ export const LONG_TRIP_REQUEST =
   "I've been learning Norwegian on an app for about three months. " +
   'My budget for gear is around 400 euros. ' +
   'Could you suggest what to pack for the weather up there?';
+
+/** A message longer than a recall context's turn (480 characters) whose last sentences carry the news. */
+export const LONG_GARAGE_NOTE =
+  'We spent most of the weekend sorting out the garage, which had not been touched since we moved in. ' +
+  'There were boxes of old school papers, a broken lawnmower and two bikes with flat tyres. ' +
+  'My brother came over on Saturday to help carry things to the recycling centre, and we found a box ' +
+  "of our grandfather's letters from the fifties, which we spent an hour reading. " +
+  'By Sunday afternoon the floor was clear enough to park the car inside again. ' +
+  'Anyway, the reason I am writing: the vet said our cat Pumpkin needs a special kidney diet from now on. ' +
+  'Can you find me some brands that are easy to buy in town?';

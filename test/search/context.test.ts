@@ -7,6 +7,7 @@ import {
   KEYWORD_UNITS,
   packContext,
 } from '../../src/engine/search/context.js';
+import { LONG_GARAGE_NOTE } from '../helpers/messages.js';
 import { answerOf, fact, turn } from '../helpers/search-data.js';
 
 const answer = (): SearchData =>
@@ -95,14 +96,7 @@ describe('recall context: units packed whole into a token budget', () => {
   });
 
   it('shows the part of a long turn that the question is about, not only its first 480 characters', () => {
-    const long =
-      'We spent most of the weekend sorting out the garage, which had not been touched since we moved in. ' +
-      'There were boxes of old school papers, a broken lawnmower and two bikes with flat tyres. ' +
-      'My brother came over on Saturday to help carry things to the recycling centre, and we found a box ' +
-      "of our grandfather's letters from the fifties, which we spent an hour reading. " +
-      'By Sunday afternoon the floor was clear enough to park the car inside again. ' +
-      'Anyway, the reason I am writing: the vet said our cat Pumpkin needs a special kidney diet from now on. ' +
-      'Can you find me some brands that are easy to buy in town?';
+    const long = LONG_GARAGE_NOTE;
     expect(long.length).toBeGreaterThan(480);
     const data = answerOf([], [turn('m9', long, 0.6)]);
     data.metadata.queries = ['What diet does the cat need?'];

@@ -1,18 +1,22 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DRIVERS } from '../helpers/drivers.js';
 import { addAndFlush, searcher, startTestServer, type TestServer, topFact } from '../helpers/engram.js';
-import { assistant, DAY, LONG_TRIP_REQUEST, MIN, T0, user } from '../helpers/messages.js';
+import { assistant, DAY, LONG_GARAGE_NOTE, LONG_TRIP_REQUEST, MIN, T0, user } from '../helpers/messages.js';
+import { httpClient, ok } from '../mcp/helpers.js';
 
 /**
  * A person who writes long messages to an assistant, offline (offline extractor and
  * embedder), over real HTTP: what one long request mentions in passing (a partner who gets
  * seasick, a language being learned, a cabin booked, a budget) is each an atomic fact of its
  * own, and a question about it finds that fact first, by hybrid and by keyword search,
- * among the facts of other conversations.
+ * among the facts of other conversations. A long message not yet extracted is shown in
+ * `recall` by the part the question is about.
  */
 describe.each(DRIVERS)('a long message mentioning several things in passing [%s]', (driver) => {
   let s: TestServer;
   let key: string;
+  let mcp: Client;
   const search = searcher(
     () => s,
     () => key,
@@ -82,8 +86,16 @@ describe.each(DRIVERS)('a long message mentioning several things in passing [%s]
       ],
     ];
     for (const [id, messages] of sessions) await addAndFlush(s, key, id, messages);
+    // Said, not yet extracted (no boundary, no flush): what matters comes last.
+    const said = await s.call('POST', '/api/v2/memory/add', {
+      key,
+      body: { session_id: 'garage', messages: [user('lena', LONG_GARAGE_NOTE, T0 + 9 * DAY, 'Lena')] },
+    });
+    expect(said.status).toBe(200);
+    mcp = await httpClient(s.url, key);
   }, 120_000);
   afterAll(async () => {
+    await mcp?.close();
     await s?.close();
   });
 
@@ -101,4 +113,14 @@ describe.each(DRIVERS)('a long message mentioning several things in passing [%s]
         expect(topFact(await search({ query, method })), query).toMatch(want);
     },
   );
+
+  it('recall shows the part of a long message not yet extracted that the question is about', async () => {
+    const r = await ok(mcp, 'recall', {
+      query: 'What diet does the cat need?',
+      user_id: 'lena',
+      max_tokens: 300,
+    });
+    expect(r.context).toContain('the vet said our cat Pumpkin needs a special kidney diet from now on.');
+    expect(Math.ceil(r.context.length / 4)).toBeLessThanOrEqual(300);
+  });
 });
