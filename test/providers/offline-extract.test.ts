@@ -272,6 +272,26 @@ describe('offline extractor: facts', () => {
     expect(of('m2').length).toBeLessThanOrEqual(2);
   });
 
+  it('takes no more than 3 facts of a text a person pastes, which is not about her', () => {
+    const msg = builder();
+    const seg = [
+      msg({
+        sender_id: 'u_alice',
+        sender_name: 'Alice',
+        role: 'user',
+        content:
+          'Can you summarise this article for me? The city council approved a new budget on Monday. ' +
+          'The plan sends most of the new funds to road repairs and public parks. Critics argued that the ' +
+          'tram network was left underfunded again. The mayor said the budget balances growth and caution. ' +
+          'A final vote on the tax changes is expected next month. Local shop owners welcomed the lower ' +
+          'business rates. Several residents spoke against the parking fees at the public hearing.',
+      }),
+    ];
+    expect(extract(seg).episode.facts.filter((f) => f.message_ids.includes('m1')).length).toBeLessThanOrEqual(
+      3,
+    );
+  });
+
   it('deduplicates repeated statements and merges their message ids', () => {
     const msg = builder();
     const a = { sender_id: 'a', sender_name: 'Ann', role: 'user' as const };

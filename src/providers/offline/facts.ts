@@ -163,27 +163,44 @@ function toolFacts(views: readonly MessageView[], i: number): ExtractedFact[] {
   return out;
 }
 
-/** A person's message gets `perMessage` facts for each this many of its sentences. */
+/** A person's message may give `perMessage` facts for each this many of its sentences. */
 const SENTENCES_PER_CAP = 4;
 
 /**
- * Most facts from one message: `perMessage` for each 4 of a person's sentences (a long
- * message that mentions several things in passing keeps each of them: "planning a trip ...,
- * my partner gets seasick ..., I'm learning Norwegian ..., my budget is ..."), at most 2 from
- * an assistant's, whatever its length (what it said back is not the person's memory).
+ * Sentences of a person's long message beyond its best `chosen` that say something about the
+ * person ("my partner gets seasick", "we booked a cabin", "I've been learning Norwegian"),
+ * best first, so that what a long message mentions in passing is each a fact; at most
+ * `perMessage` for each 4 of its sentences in all. A pasted text (an article to summarise)
+ * speaks of others and adds none.
  */
-function factsCap(view: MessageView, perMessage: number): number {
-  if (view.msg.role === 'assistant') return Math.min(2, perMessage);
-  return perMessage * Math.max(1, Math.ceil(view.sentences.length / SENTENCES_PER_CAP));
+function ownMentions(view: MessageView, perMessage: number, chosen: ReadonlySet<number>): number[] {
+  const room = perMessage * Math.ceil(view.sentences.length / SENTENCES_PER_CAP) - chosen.size;
+  if (view.msg.role === 'assistant' || room <= 0) return [];
+  return view.sentences
+    .map((s, i) => ({ s, i, score: s.score + attachedBonus(view, i) }))
+    .filter(
+      ({ s, i, score }) =>
+        !chosen.has(i) &&
+        !s.filler &&
+        !s.question &&
+        s.attachedTo < 0 &&
+        score >= FACT_MIN_SCORE &&
+        (s.firstPerson || /\b(?:my|our)\b/i.test(s.core)),
+    )
+    .sort((a, b) => b.score - a.score || a.i - b.i)
+    .slice(0, room)
+    .map((x) => x.i);
 }
 
-/** Atomic facts for a segment (at most factsCap of each message), deduplicated. */
+/** Atomic facts for a segment (at most `perMessage` of each message, more of a person's long one: ownMentions), deduplicated. */
 export function extractFacts(views: readonly MessageView[], perMessage = 3): ExtractedFact[] {
   const facts: ExtractedFact[] = [];
   views.forEach((v, i) => {
     if (v.msg.role === 'tool') return;
-    const max = factsCap(v, perMessage);
-    const chosen = new Set(factSentences(v, max));
+    const base = v.msg.role === 'assistant' ? Math.min(2, perMessage) : perMessage;
+    const chosen = new Set(factSentences(v, base));
+    for (const x of ownMentions(v, perMessage, chosen)) chosen.add(x);
+    const max = Math.max(base, chosen.size);
     const q = precedingQuestion(views, i);
     const ans = q ? answerIndices(v) : [];
     if (q && ans.length > 0) {

@@ -20,7 +20,7 @@ import { distillSkill } from './skill.js';
 import { DEFAULT_TOPIC_OPTIONS, isTopicShift, type TopicShiftOptions } from './topic.js';
 
 export interface OfflineExtractorOptions {
-  /** Most facts taken from each 4 sentences of a person's message (default 3; an assistant's message gives at most 2). */
+  /** Most facts taken from one message (default 3; an assistant's gives at most 2); a person's long message also gives its further sentences about her, up to this many for each 4 of its sentences. */
   maxFactsPerMessage?: number;
   /** Tuning of the lexical topic-shift test. */
   topic?: Partial<TopicShiftOptions>;
