@@ -71,14 +71,14 @@ describe.each(DRIVERS)('a long message mentioning several things in passing [%s]
         [
           user(
             'lena',
-            'I started a new job as a data analyst at a shipping company last month.',
+            'Since March I repair church organs for a small workshop outside Leiden.',
             T0 + 6 * DAY,
             'Lena',
           ),
-          assistant('helper', 'Congratulations! What tools do you use there?', T0 + 6 * DAY + MIN),
+          assistant('helper', 'What a rare trade! What does a usual day look like?', T0 + 6 * DAY + MIN),
           user(
             'lena',
-            'Mostly SQL and spreadsheets, and my manager wants dashboards by spring.',
+            'Mostly tuning old pipes, and my boss wants me to learn voicing by winter.',
             T0 + 6 * DAY + 2 * MIN,
             'Lena',
           ),
