@@ -38,6 +38,12 @@ export function sentences(text: string): string[] {
   return (text.match(/[^.!?\n]+[.!?]*/g) ?? []).map((s) => s.trim()).filter((s) => s.length > 0);
 }
 
+/** Text on one line, white space folded, cut to n characters with … when longer. */
+export const clip = (s: string, n: number) => {
+  const t = s.replace(/\s+/g, ' ').trim();
+  return t.length <= n ? t : `${t.slice(0, n - 1)}…`;
+};
+
 /** Two words match when equal or, both of 5 letters or more, when their first 5 letters are (learning / learned). */
 const wordKey = (w: string) => (w.length >= 5 ? w.slice(0, 5) : w);
 
@@ -54,15 +60,14 @@ export function excerpt(text: string, query: string, maxChars: number): string {
   const asked = new Set([...contentWords(query)].map(wordKey));
   const hits = parts.map((p) => [...contentWords(p)].filter((w) => asked.has(wordKey(w))).length);
   const best = hits.indexOf(Math.max(...hits));
-  const cut = (s: string, n: number) => (s.length <= n ? s : `${s.slice(0, n - 1)}…`);
-  if (!asked.size || hits[best]! === 0) return cut(flat, maxChars);
+  if (!asked.size || hits[best]! === 0) return clip(flat, maxChars);
   let from = best;
   let to = best;
   // Room for the marks: one before when the run starts past the text's start, one after likewise.
   const size = (a: number, b: number) =>
     parts.slice(a, b + 1).join(' ').length + (a > 0 ? 2 : 0) + (b < parts.length - 1 ? 2 : 0);
   if (size(from, to) > maxChars)
-    return `${from > 0 ? '… ' : ''}${cut(parts[best]!, maxChars - (from > 0 ? 2 : 0))}`;
+    return `${from > 0 ? '… ' : ''}${clip(parts[best]!, maxChars - (from > 0 ? 2 : 0))}`;
   for (let grown = true; grown; ) {
     grown = false;
     if (to + 1 < parts.length && size(from, to + 1) <= maxChars) {

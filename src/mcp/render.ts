@@ -1,14 +1,8 @@
 import type { KbSearchHit } from '../contract/kb.js';
 import type { GetData } from '../contract/memory-read.js';
 import type { SearchData } from '../contract/search.js';
-import {
-  type ContextUnit,
-  clip as clipTo,
-  contextUnits,
-  packContext,
-  rankUnits,
-} from '../engine/search/context.js';
-import { tokenCount } from '../engine/text.js';
+import { type ContextUnit, contextUnits, packContext, rankUnits } from '../engine/search/context.js';
+import { clip as clipTo, tokenCount } from '../engine/text.js';
 import { formatKbUri } from './uris-kb.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { SearchData } from '../../contract/search.js';
-import { excerpt, tokenCount } from '../text.js';
+import { clip, excerpt, tokenCount } from '../text.js';
 
 /**
  * The context a model pays for: a search's hits cut into small units that each fit a
@@ -54,10 +54,6 @@ const FACT_CHARS = 400;
 /** Facts listed in an episode view. */
 const VIEW_FACTS = 2;
 
-export const clip = (s: string, n: number) => {
-  const t = s.replace(/\s+/g, ' ').trim();
-  return t.length <= n ? t : `${t.slice(0, n - 1)}…`;
-};
 const day = (iso: string) => iso.slice(0, 10);
 /** A turn's content as plain text (the text parts of a multi-part content). */
 export const contentText = (c: SearchData['unprocessed_messages'][number]['content']) =>

@@ -55,15 +55,23 @@ function startsWithName(text: string, speaker: string): boolean {
   return text.startsWith(`${speaker} `) || text.startsWith(`${speaker}'s `);
 }
 
-/** Indices of a message's sentences worth a fact, best first, at most `max`. */
-export function factSentences(view: MessageView, max: number, minScore = FACT_MIN_SCORE): number[] {
-  const scored = view.sentences
+/**
+ * A message's sentences that may become a fact, with their scores, best first: no filler, no
+ * question, no continuation of another, and no acknowledgement of an assistant's ("Got it, a
+ * tent for two." says nothing of its own).
+ */
+function candidates(view: MessageView): { s: Sentence; i: number; score: number }[] {
+  return view.sentences
     .map((s, i) => ({ s, i, score: s.score + attachedBonus(view, i) }))
-    // An assistant's acknowledgement ("Got it, a tent for two.") says nothing of its own.
     .filter(
       ({ s }) => !s.filler && !s.question && s.attachedTo < 0 && !(s.ack && view.msg.role === 'assistant'),
-    );
-  scored.sort((a, b) => b.score - a.score || a.i - b.i);
+    )
+    .sort((a, b) => b.score - a.score || a.i - b.i);
+}
+
+/** Indices of a message's sentences worth a fact, best first, at most `max`. */
+export function factSentences(view: MessageView, max: number, minScore = FACT_MIN_SCORE): number[] {
+  const scored = candidates(view);
   const picked = scored.filter((x) => x.score >= minScore).slice(0, max);
   // Every message with something to say gets at least its best sentence.
   if (picked.length === 0 && scored[0] && scored[0].score >= FALLBACK_MIN_SCORE && max > 0)
@@ -176,18 +184,11 @@ const SENTENCES_PER_CAP = 4;
 function ownMentions(view: MessageView, perMessage: number, chosen: ReadonlySet<number>): number[] {
   const room = perMessage * Math.ceil(view.sentences.length / SENTENCES_PER_CAP) - chosen.size;
   if (view.msg.role === 'assistant' || room <= 0) return [];
-  return view.sentences
-    .map((s, i) => ({ s, i, score: s.score + attachedBonus(view, i) }))
+  return candidates(view)
     .filter(
       ({ s, i, score }) =>
-        !chosen.has(i) &&
-        !s.filler &&
-        !s.question &&
-        s.attachedTo < 0 &&
-        score >= FACT_MIN_SCORE &&
-        (s.firstPerson || /\b(?:my|our)\b/i.test(s.core)),
+        !chosen.has(i) && score >= FACT_MIN_SCORE && (s.firstPerson || /\b(?:my|our)\b/i.test(s.core)),
     )
-    .sort((a, b) => b.score - a.score || a.i - b.i)
     .slice(0, room)
     .map((x) => x.i);
 }
