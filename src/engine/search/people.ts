@@ -69,9 +69,35 @@ const byScore = <T extends { score?: number | undefined }>(xs: T[]) =>
   xs.sort((a, b) => (b.score ?? 0) - (a.score ?? 0));
 
 /**
+ * The hits with the scores of the facts and the turns `low` picks lowered to `weight`, each
+ * list re-sorted best first (unscored turns, such as a pinned session's, are left as they
+ * are). Episodes keep their scores and order.
+ */
+export function lowerHits<T extends PeopleHits>(
+  hits: T,
+  low: { fact: (f: Episode['atomic_facts'][number]) => boolean; turn: (m: Turn) => boolean },
+  weight: number,
+): T {
+  const turns = <M extends Turn>(xs: M[]): M[] =>
+    xs.some((m) => m.score === undefined)
+      ? xs
+      : byScore(xs.map((m) => (low.turn(m) ? { ...m, score: lowered(m.score!, weight) } : m)));
+  return {
+    ...hits,
+    episodes: hits.episodes.map((e) => ({
+      ...e,
+      atomic_facts: byScore(
+        e.atomic_facts.map((f) => (low.fact(f) ? { ...f, score: lowered(f.score, weight) } : f)),
+      ),
+    })),
+    messages: turns(hits.messages),
+    unprocessed: turns(hits.unprocessed),
+  };
+}
+
+/**
  * The hits with the scores of the facts and turns about someone other than the people the
- * question names lowered to `weight`, each list re-sorted best first (unscored turns, such
- * as a pinned session's, are left as they are). Episodes keep their scores and order.
+ * question names lowered to `weight`, each list re-sorted best first (see lowerHits).
  */
 export function focusOnNamedPeople<T extends PeopleHits>(
   query: string,
@@ -80,19 +106,5 @@ export function focusOnNamedPeople<T extends PeopleHits>(
 ): T {
   const other = aboutSomeoneElse(query, answerPeople([...hits.messages, ...hits.unprocessed]));
   if (!other) return hits;
-  const turns = <M extends Turn>(xs: M[]): M[] =>
-    xs.some((m) => m.score === undefined)
-      ? xs
-      : byScore(xs.map((m) => (other(turnText(m)) ? { ...m, score: lowered(m.score!, weight) } : m)));
-  return {
-    ...hits,
-    episodes: hits.episodes.map((e) => ({
-      ...e,
-      atomic_facts: byScore(
-        e.atomic_facts.map((f) => (other(f.content) ? { ...f, score: lowered(f.score, weight) } : f)),
-      ),
-    })),
-    messages: turns(hits.messages),
-    unprocessed: turns(hits.unprocessed),
-  };
+  return lowerHits(hits, { fact: (f) => other(f.content), turn: (m) => other(turnText(m)) }, weight);
 }

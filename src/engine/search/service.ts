@@ -12,6 +12,7 @@ import { expandQuery } from './expand.js';
 import { type PreparedQuery, prepareQuery, type RankDeps, type Route } from './hybrid.js';
 import { CURRENT_STATE, expandTerms } from './lexicon.js';
 import { type MessageHit, pinnedUnprocessed, rankMessages, type ScoredMessage } from './messages.js';
+import { focusOnOwnWords } from './own-words.js';
 import { focusOnNamedPeople } from './people.js';
 import { rerankHits } from './rerank-hits.js';
 import type { SearchScope } from './scope.js';
@@ -217,6 +218,8 @@ export class SearchService {
 
     // A question that names a person: hits about someone else count less (people.ts).
     result = focusOnNamedPeople(input.query, result);
+    // A question the user asks about herself: what an assistant said counts less (own-words.ts).
+    if (isUser) result = await focusOnOwnWords(this.deps.db, ctx.tenantId, input.query, result);
 
     if (input.enable_llm_rerank) {
       metadata.reranked = false;

@@ -1,0 +1,83 @@
+import type { Sql } from '../../core/db.js';
+import { lowerHits, type PeopleHits } from './people.js';
+
+/**
+ * A question a person asks about herself ("where do I work?", "what's my dog called?") is
+ * answered by what she said, not by what an assistant said back: an assistant's long,
+ * on-topic replies ("many nurses eat a light meal before work") share the question's words
+ * more often than the passing mention that answers it ("I start a new job as a nurse at
+ * Riverside Hospital"). For such a question, a fact that rests on a turn no user wrote (an
+ * assistant's or a tool's) and such a turn count at ASSISTANT_WEIGHT of their score, and
+ * each episode's facts and the turns are re-sorted (people.ts lowerHits). A question that
+ * speaks to or of the assistant ("what did you suggest for my trip?") keeps every score.
+ */
+export const ASSISTANT_WEIGHT = 0.8;
+
+/**
+ * Openings that ask the assistant for the answer and say nothing about whom the question is
+ * about ("can you remind me", "do you remember", "tell me"): taken off before the question's
+ * persons are read, repeatedly ("hey, could you tell me ...").
+ */
+const OPENING = new RegExp(
+  '^\\s*(?:' +
+    [
+      '(?:hey|hi|hello|ok|okay|so|please|quick question)\\b',
+      '(?:can|could|would|will) you (?:please |quickly |kindly )?(?:tell|remind|help|show|give|find|check|recall|remember|look up)\\b(?: me\\b)?',
+      '(?:do|did) you (?:remember|know|recall)\\b',
+      '(?:please )?(?:tell|remind|show|give) me\\b',
+    ].join('|') +
+    ')[\\s,:;!?.-]*',
+  'i',
+);
+const FIRST_PERSON = /\b(?:i|me|my|mine|myself|we|us|our|ours|ourselves)\b/i;
+const SPOKEN_TO = /\b(?:you|your|yours|yourself|assistant|chatbot|bot)\b/i;
+
+/** True for a question in the first person that does not speak to or of the assistant. */
+export function asksAboutSelf(query: string): boolean {
+  let q = query;
+  for (let rest = q.replace(OPENING, ''); rest !== q; rest = q.replace(OPENING, '')) q = rest;
+  return FIRST_PERSON.test(q) && !SPOKEN_TO.test(q);
+}
+
+/**
+ * The ids among the sources of the answer's facts of messages no user wrote (role assistant
+ * or tool): one indexed read by primary key, for the ids the answer's own turns do not tell.
+ */
+export async function notUsersTurns(q: Sql, tenantId: string, hits: PeopleHits): Promise<Set<string>> {
+  const known = new Map<string, boolean>();
+  for (const m of [...hits.messages, ...hits.unprocessed]) known.set(m.id, m.role !== 'user');
+  const ask = [
+    ...new Set(hits.episodes.flatMap((e) => e.atomic_facts.flatMap((f) => f.source_message_ids))),
+  ].filter((id) => !known.has(id));
+  const out = new Set([...known].filter(([, notUser]) => notUser).map(([id]) => id));
+  if (!ask.length) return out;
+  const rows = await q.query<{ id: string }>(
+    `SELECT id FROM messages WHERE tenant_id = $1
+       AND id = ANY (ARRAY(SELECT jsonb_array_elements_text($2::jsonb))) AND role <> 'user'`,
+    [tenantId, JSON.stringify(ask)],
+  );
+  for (const r of rows) out.add(r.id);
+  return out;
+}
+
+/**
+ * For a question the asker asks about herself (asksAboutSelf), the hits with the facts that
+ * rest on a turn no user wrote, and such turns, at `weight` of their score, re-sorted; any
+ * other question's hits as they are.
+ */
+export async function focusOnOwnWords<T extends PeopleHits>(
+  q: Sql,
+  tenantId: string,
+  query: string,
+  hits: T,
+  weight = ASSISTANT_WEIGHT,
+): Promise<T> {
+  if (!asksAboutSelf(query)) return hits;
+  const notUsers = await notUsersTurns(q, tenantId, hits);
+  if (!notUsers.size) return hits;
+  return lowerHits(
+    hits,
+    { fact: (f) => f.source_message_ids.some((id) => notUsers.has(id)), turn: (m) => m.role !== 'user' },
+    weight,
+  );
+}

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { asksAboutSelf } from '../../src/engine/search/own-words.js';
+
+/** Which questions a user asks about herself (src/engine/search/own-words.ts). */
+describe('a question the user asks about herself', () => {
+  it.each([
+    'Where do I work?',
+    "What's my dog called?",
+    'When did we move to Porto?',
+    'Can you remind me where I parked?',
+    'Hey, could you tell me what my sister studies?',
+    'Do you remember which hotel I booked?',
+    'Tell me about my allergies',
+    'what did i say about the budget',
+  ])('%s -> about herself', (q) => {
+    expect(asksAboutSelf(q)).toBe(true);
+  });
+
+  it.each([
+    'What did you suggest for my trip?',
+    'Which hotel did you recommend to me?',
+    'What did the assistant say about my budget?',
+    'Can you remind me what your first tip was?',
+    'Where does Lena work?',
+    'Tell me the capital of Norway',
+    'Can you tell me how to bake bread?',
+    'What is a good beagle toy?',
+  ])('%s -> not about herself', (q) => {
+    expect(asksAboutSelf(q)).toBe(false);
+  });
+});
