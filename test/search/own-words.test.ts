@@ -12,6 +12,7 @@ describe('a question the user asks about herself', () => {
     'Do you remember which hotel I booked?',
     'Tell me about my allergies',
     'what did i say about the budget',
+    'Could you recommend a film for me to watch tonight?',
   ])('%s -> about herself', (q) => {
     expect(asksAboutSelf(q)).toBe(true);
   });
@@ -25,6 +26,8 @@ describe('a question the user asks about herself', () => {
     'Tell me the capital of Norway',
     'Can you tell me how to bake bread?',
     'What is a good beagle toy?',
+    'Could you list the hotels you recommended to me?',
+    'Can you recommend a film?',
   ])('%s -> not about herself', (q) => {
     expect(asksAboutSelf(q)).toBe(false);
   });

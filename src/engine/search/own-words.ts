@@ -14,17 +14,19 @@ import { lowerHits, type PeopleHits } from './people.js';
 export const ASSISTANT_WEIGHT = 0.8;
 
 /**
- * Openings that ask the assistant for the answer and say nothing about whom the question is
- * about ("can you remind me", "do you remember", "tell me"): taken off before the question's
- * persons are read, repeatedly ("hey, could you tell me ...").
+ * Openings that ask the assistant for something now and say nothing about whom the question
+ * is about ("can you", "do you remember", "remind me"): taken off before the question's
+ * persons are read, repeatedly ("hey, could you tell me ..."). "Could you recommend a film
+ * for me?" is then about her (her tastes answer it), "what did you recommend?" about the
+ * assistant.
  */
 const OPENING = new RegExp(
   '^\\s*(?:' +
     [
       '(?:hey|hi|hello|ok|okay|so|please|quick question)\\b',
-      '(?:can|could|would|will) you (?:please |quickly |kindly )?(?:tell|remind|help|show|give|find|check|recall|remember|look up)\\b(?: me\\b)?',
+      '(?:can|could|would|will) you(?: please| quickly| kindly)?\\b',
       '(?:do|did) you (?:remember|know|recall)\\b',
-      '(?:please )?(?:tell|remind|show|give) me\\b',
+      '(?:please )?(?:tell|remind|show|give|help) me\\b',
     ].join('|') +
     ')[\\s,:;!?.-]*',
   'i',
