@@ -1,4 +1,5 @@
 import type { Sql } from '../../core/db.js';
+import { LIVE_MESSAGES } from '../memory/stored-message.js';
 import { lowerHits, type PeopleHits } from './people.js';
 
 /**
@@ -42,8 +43,9 @@ export function asksAboutSelf(query: string): boolean {
 }
 
 /**
- * The ids among the sources of the answer's facts of messages no user wrote (role assistant
- * or tool): one indexed read by primary key, for the ids the answer's own turns do not tell.
+ * The ids among the sources of the answer's facts of live messages no user wrote (role
+ * assistant or tool): one indexed read by primary key, for the ids the answer's own turns do
+ * not tell.
  */
 export async function notUsersTurns(q: Sql, tenantId: string, hits: PeopleHits): Promise<Set<string>> {
   const known = new Map<string, boolean>();
@@ -54,7 +56,7 @@ export async function notUsersTurns(q: Sql, tenantId: string, hits: PeopleHits):
   const out = new Set([...known].filter(([, notUser]) => notUser).map(([id]) => id));
   if (!ask.length) return out;
   const rows = await q.query<{ id: string }>(
-    `SELECT id FROM messages WHERE tenant_id = $1
+    `SELECT id FROM ${LIVE_MESSAGES} m WHERE tenant_id = $1
        AND id = ANY (ARRAY(SELECT jsonb_array_elements_text($2::jsonb))) AND role <> 'user'`,
     [tenantId, JSON.stringify(ask)],
   );
