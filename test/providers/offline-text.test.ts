@@ -95,6 +95,11 @@ describe('offline text: third-person rewriting', () => {
     expect(toThirdPerson('My husband and I go sailing.', 'Tomas', null).text).toBe(
       "Tomas's husband and Tomas go sailing.",
     );
+    // After a modal the verb keeps its form.
+    expect(toThirdPerson('How often should I water the fern?', 'Bob', null).text).toBe(
+      'How often should Bob water the fern?',
+    );
+    expect(toThirdPerson('Could I bring my dog?', 'Bob', null).text).toBe('Could Bob bring their dog?');
   });
 
   it('turns "you" into the addressee, including inverted questions', () => {

@@ -271,10 +271,12 @@ export function toThirdPerson(sentence: string, speaker: string, addressee: stri
       }
       case 'i': {
         const compound = isCompoundSubject(out.join(''), speaker);
+        // After a modal the verb stays as it is: "should I change" -> "should Rosa change".
+        const afterModal = MODALS.has(prevWord());
         out.push(speaker);
         firstPerson = true;
         markNamed();
-        if (!compound) i = fixVerb(i);
+        if (!compound && !afterModal) i = fixVerb(i);
         continue;
       }
       case 'me':
