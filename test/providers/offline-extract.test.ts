@@ -322,6 +322,31 @@ describe('offline extractor: episode', () => {
     expect(episode.subject.length).toBeLessThanOrEqual(200);
   });
 
+  it("takes the subject from what the person asked about; the assistant's reply weighs, not adds", () => {
+    const msg = builder();
+    const seg = [
+      msg({
+        sender_id: 'u',
+        role: 'user',
+        content:
+          'I just got a secondhand Pentax camera at a flea market. Can you recommend lenses for portrait photography? My budget is tight.',
+      }),
+      msg({
+        sender_id: 'bot',
+        role: 'assistant',
+        content:
+          'For portrait photography a fast prime lens is the classic choice. Start small and plan ahead: ' +
+          'buy one lens, practise for a month, then adjust. Many shops rent lenses for a weekend, which ' +
+          'is a cheap way to try before you buy.',
+      }),
+    ];
+    const { episode } = extract(seg, { humans: ['u'], agents: ['bot'] });
+    const phrases = episode.subject.split(', ');
+    expect(phrases[0]).toMatch(/portrait photography/i);
+    expect(episode.subject).toMatch(/Pentax camera|flea market/i);
+    expect(episode.subject).not.toMatch(/plan ahead|shops rent|cheap way|prime lens/i);
+  });
+
   it('starts a new paragraph when the day changes', () => {
     const msg = builder();
     const seg = [

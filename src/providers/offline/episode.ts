@@ -145,11 +145,31 @@ function topicTexts(views: readonly MessageView[]): string[] {
   return views.flatMap((v) => v.sentences.filter((s) => !s.filler).map((s) => withoutRequest(s.core)));
 }
 
+/**
+ * The segment's `k` key phrases, chosen first among what its people (role user) said: an
+ * assistant's reply elaborates on what it was asked, so its repetitions count (a topic the
+ * reply takes up weighs more), but its own phrases ("plan ahead", a list's headings) fill the
+ * rest only when the people's messages leave room. A segment of people alone reads the same
+ * either way.
+ */
+export function topicPhrases(views: readonly MessageView[], k: number): string[] {
+  const people = participants(views);
+  const all = topicTexts(views);
+  const humans = views.filter((v) => v.msg.role === 'user');
+  if (humans.length === views.length) return keyPhrases(all, k, people);
+  const own = keyPhrases(all, k, people, topicTexts(humans));
+  if (own.length >= k) return own;
+  const words = (p: string) => ` ${p.toLowerCase()} `;
+  const out = [...own];
+  for (const p of keyPhrases(all, k, people)) {
+    if (out.length >= k) break;
+    if (!out.some((o) => words(o).includes(words(p)) || words(p).includes(words(o)))) out.push(p);
+  }
+  return out;
+}
+
 /** Subject: a few key phrases, or who talked when nothing stands out. */
-export function subject(
-  views: readonly MessageView[],
-  phrases = keyPhrases(topicTexts(views), 4, participants(views)),
-): string {
+export function subject(views: readonly MessageView[], phrases = topicPhrases(views, 4)): string {
   const people = participants(views);
   if (phrases.length > 0) return truncate(phrases.join(', '), MAX_SUBJECT);
   return truncate(
@@ -159,10 +179,7 @@ export function subject(
 }
 
 /** One or two sentences: who talked when and about what, then the most telling statement. */
-export function summary(
-  views: readonly MessageView[],
-  phrases = keyPhrases(topicTexts(views), 3, participants(views)),
-): string {
+export function summary(views: readonly MessageView[], phrases = topicPhrases(views, 3)): string {
   const people = participants(views);
   const stamps = views.map((v) => v.msg.timestamp);
   const from = formatDate(Math.min(...stamps));
@@ -192,6 +209,6 @@ export function summary(
 
 /** Everything of the episode except facts. */
 export function buildEpisode(views: readonly MessageView[]): Omit<ExtractedEpisode, 'facts'> {
-  const phrases = keyPhrases(topicTexts(views), 4, participants(views));
+  const phrases = topicPhrases(views, 4);
   return { subject: subject(views, phrases), summary: summary(views, phrases), episode: narrative(views) };
 }
