@@ -1,8 +1,10 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ASSISTANT_WEIGHT } from '../../src/engine/search/own-words.js';
 import { DRIVERS } from '../helpers/drivers.js';
 import { addAndFlush, searcher, startTestServer, type TestServer, topFact } from '../helpers/engram.js';
 import { assistant, DAY, MIN, T0, user } from '../helpers/messages.js';
+import { httpClient, ok } from '../mcp/helpers.js';
 
 /**
  * Over real HTTP, both drivers, offline: a person who mentions her new job in passing while
@@ -10,11 +12,13 @@ import { assistant, DAY, MIN, T0, user } from '../helpers/messages.js';
  * things. "Where do I work?" shares its one word with the assistant's advice ("ask at work",
  * "before work"), not with her own mention; a question she asks about herself weighs what no
  * user wrote at 0.8 (src/engine/search/own-words.ts), so her own fact comes first, by hybrid
- * and by keyword. A question about what the assistant said keeps its scores.
+ * and by keyword, and first in what MCP `recall` puts into a small context. A question about
+ * what the assistant said keeps its scores.
  */
 describe.each(DRIVERS)('search: a question the user asks about herself [%s]', (driver) => {
   let s: TestServer;
   let key: string;
+  let mcp: Client;
   const search = searcher(
     () => s,
     () => key,
@@ -50,8 +54,10 @@ describe.each(DRIVERS)('search: a question the user asks about herself [%s]', (d
         T0 + DAY + MIN,
       ),
     ]);
+    mcp = await httpClient(s.url, key);
   }, 120_000);
   afterAll(async () => {
+    await mcp?.close();
     await s?.close();
   });
 
@@ -59,6 +65,12 @@ describe.each(DRIVERS)('search: a question the user asks about herself [%s]', (d
     const d = await search({ query: 'Where do I work?', method, top_k: 10 });
     expect(topFact(d)).toMatch(/nurse at the children's ward of Riverside Hospital/);
     expect(facts(d).length).toBeGreaterThan(2);
+  });
+
+  it('recall over MCP puts her own mention first in a small context', async () => {
+    const r = await ok(mcp, 'recall', { query: 'Where do I work?', user_id: 'maya', max_tokens: 120 });
+    const first = (r.context as string).split('\n')[0] ?? '';
+    expect(first).toMatch(/nurse at the children's ward of Riverside Hospital/);
   });
 
   it('weighs the facts and turns resting on what the assistant said at 0.8, against the same search asked of the assistant', async () => {
