@@ -67,6 +67,18 @@ describe.each(DRIVERS)('search: a question the user asks about herself [%s]', (d
     expect(facts(d).length).toBeGreaterThan(2);
   });
 
+  it("offline agentic search expands the question with words of her mention, not the facts' dates", async () => {
+    const d = await search({ query: 'Where do I work?', method: 'agentic', top_k: 10 });
+    expect(d.metadata.degraded).toBe(true);
+    const expanded: string = d.metadata.queries[1];
+    expect(expanded.startsWith('Where do I work? ')).toBe(true);
+    const added = expanded.slice('Where do I work? '.length).split(' ');
+    expect(added.length).toBeGreaterThan(0);
+    const mention = topFact(d);
+    expect(mention).toMatch(/Riverside Hospital/);
+    for (const w of added) expect(mention.toLowerCase(), expanded).toContain(w.toLowerCase());
+  });
+
   it('recall over MCP puts her own mention first in a small context', async () => {
     const r = await ok(mcp, 'recall', { query: 'Where do I work?', user_id: 'maya', max_tokens: 120 });
     const first = (r.context as string).split('\n')[0] ?? '';

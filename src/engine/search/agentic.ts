@@ -12,6 +12,12 @@ import type { Llm } from '../../core/ports.js';
  * by offline pseudo-relevance feedback (expand.ts), and metadata says `degraded: true`.
  */
 export const FOLLOW_UP_WEIGHT = 0.9;
+/**
+ * Weight of the offline expansion (the question and a few words of its first hits) against
+ * the question: the added words find the second hop but also pull in what merely shares them,
+ * so the expansion weighs less than an LLM's follow-up query (docs/search.md, "Agentic").
+ */
+export const EXPANSION_WEIGHT = 0.8;
 export const DEFAULT_MAX_ROUNDS = 3;
 
 export interface AgenticRound {
@@ -94,7 +100,7 @@ async function offline(
   if (!expanded) return { queries, weights, rounds: 1, degraded: true, reason };
   return {
     queries: [...queries, expanded],
-    weights: [...weights, FOLLOW_UP_WEIGHT],
+    weights: [...weights, EXPANSION_WEIGHT],
     rounds: 2,
     degraded: true,
     reason,

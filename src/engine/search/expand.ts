@@ -11,6 +11,8 @@ import type { StatKind } from './scope.js';
  *   weight(w) = Σ_hits 1/(rank+1) · [w in hit] · idf(w)
  *
  * idf comes from the owner's write-time term statistics (kind `fact`), over the word's stem.
+ * A word is a run of letters and digits holding a letter: a hit's date ("[2024-05-08] ...")
+ * and numbers are not words of its topic.
  */
 const STOP = new Set(
   `a about above after again against all am an and any are as at be because been before being below between both but by
@@ -22,8 +24,11 @@ const STOP = new Set(
    something much many well good great`.split(/\s+/),
 );
 
+/** Words appended to the question unless told otherwise. */
+export const EXPANSION_WORDS = 3;
+
 export interface ExpansionOptions {
-  /** Words appended (default 5). */
+  /** Words appended (default EXPANSION_WORDS). */
   words?: number;
   kind?: StatKind;
 }
@@ -42,7 +47,7 @@ export async function expandQuery(
     for (const raw of text.match(/[\p{L}\p{N}][\p{L}\p{N}'-]*/gu) ?? []) {
       const w = raw.replace(/'s$/i, '');
       const lower = w.toLowerCase();
-      if (w.length < 3 || STOP.has(lower) || /^\d+$/.test(w) || seen.has(lower)) continue;
+      if (w.length < 3 || STOP.has(lower) || !/\p{L}/u.test(w) || seen.has(lower)) continue;
       seen.add(lower);
       weight.set(w, (weight.get(w) ?? 0) + 1 / (rank + 1));
     }
@@ -71,7 +76,7 @@ export async function expandQuery(
   }
   const picked = [...best.values()]
     .sort((a, b) => b.score - a.score)
-    .slice(0, opts.words ?? 5)
+    .slice(0, opts.words ?? EXPANSION_WORDS)
     .map((x) => x.word);
   return picked.length ? `${query} ${picked.join(' ')}` : undefined;
 }

@@ -179,9 +179,20 @@ export class SearchService {
           return loadSkills(d, scope, chosen);
         })(),
       ]);
-      const result: Retrieved = { episodes, cases, skills, messages, unprocessed, texts: [] };
+      // A question that names a person: hits about someone else count less (people.ts); a
+      // question the user asks about herself: what an assistant said counts less
+      // (own-words.ts). Before the texts, so an agentic round reads the answer's own order.
+      let result: Retrieved = focusOnNamedPeople(input.query, {
+        episodes,
+        cases,
+        skills,
+        messages,
+        unprocessed,
+        texts: [],
+      });
+      if (isUser) result = await focusOnOwnWords(this.deps.db, ctx.tenantId, input.query, result);
       result.texts = [
-        ...episodes
+        ...result.episodes
           .flatMap((e, rank) => e.atomic_facts.map((f) => ({ f, rank, date: e.timestamp.slice(0, 10) })))
           .sort((a, b) => b.f.score - a.f.score || a.rank - b.rank)
           .slice(0, 10)
@@ -216,10 +227,6 @@ export class SearchService {
       result = await retrieve([input.query], [1]);
     }
 
-    // A question that names a person: hits about someone else count less (people.ts).
-    result = focusOnNamedPeople(input.query, result);
-    // A question the user asks about herself: what an assistant said counts less (own-words.ts).
-    if (isUser) result = await focusOnOwnWords(this.deps.db, ctx.tenantId, input.query, result);
 
     if (input.enable_llm_rerank) {
       metadata.reranked = false;
