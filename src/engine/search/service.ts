@@ -227,7 +227,6 @@ export class SearchService {
       result = await retrieve([input.query], [1]);
     }
 
-
     if (input.enable_llm_rerank) {
       metadata.reranked = false;
       if (this.deps.reranker) {
