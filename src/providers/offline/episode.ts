@@ -157,7 +157,7 @@ export function topicPhrases(views: readonly MessageView[], k: number): string[]
   const all = topicTexts(views);
   const humans = views.filter((v) => v.msg.role === 'user');
   if (humans.length === views.length) return keyPhrases(all, k, people);
-  const own = keyPhrases(all, k, people, topicTexts(humans));
+  const own = keyPhrases(all, k, people, new Set(topicTexts(humans)));
   if (own.length >= k) return own;
   const words = (p: string) => ` ${p.toLowerCase()} `;
   const out = [...own];

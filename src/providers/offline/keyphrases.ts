@@ -67,38 +67,36 @@ function candidates(text: string): Candidate[] {
 /**
  * The top `k` key phrases of `texts`, best first, in their most common written form.
  * `exclude` drops phrases made only of those words (e.g. participant names). With `from`,
- * only phrases that occur in `from` are chosen, while `texts` (which should hold them)
- * still count every occurrence: a reply that repeats a phrase makes it weigh more without
- * offering its own.
+ * only phrases that occur in a text of `from` (texts of `texts`) are chosen, while every
+ * text still counts each occurrence: a reply that repeats a phrase makes it weigh more
+ * without offering its own.
  */
 export function keyPhrases(
   texts: readonly string[],
   k: number,
   exclude: readonly string[] = [],
-  from?: readonly string[],
+  from?: ReadonlySet<string>,
 ): string[] {
   const excluded = new Set(exclude.flatMap((e) => e.toLowerCase().split(/\s+/)));
   const freq = new Map<string, number>();
   const phrases = new Map<string, { count: number; words: string[]; forms: Map<string, number> }>();
-  const eligible = from && new Set<string>();
-  const each = (text: string, fn: (key: string, words: string[], surface: string, all: number) => void) => {
+  const eligible = new Set<string>();
+  for (const text of texts) {
     for (const c of candidates(text)) {
       const words = c.words.filter((w) => !excluded.has(w));
-      if (words.length > 0) fn(words.map(stem).join(' '), words, c.surface, c.words.length);
-    }
-  };
-  for (const text of from ?? []) each(text, (key) => eligible?.add(key));
-  for (const text of texts) {
-    each(text, (key, words, surface, all) => {
-      for (const s of key.split(' ')) freq.set(s, (freq.get(s) ?? 0) + 1);
+      if (words.length === 0) continue;
+      const stems = words.map(stem);
+      for (const s of stems) freq.set(s, (freq.get(s) ?? 0) + 1);
+      const key = stems.join(' ');
+      if (from?.has(text)) eligible.add(key);
       const p = phrases.get(key) ?? { count: 0, words, forms: new Map<string, number>() };
       p.count++;
-      const form = all === words.length ? surface : words.join(' ');
+      const form = c.words.length === words.length ? c.surface : words.join(' ');
       p.forms.set(form, (p.forms.get(form) ?? 0) + 1);
       phrases.set(key, p);
-    });
+    }
   }
-  if (eligible) for (const key of phrases.keys()) if (!eligible.has(key)) phrases.delete(key);
+  if (from) for (const key of phrases.keys()) if (!eligible.has(key)) phrases.delete(key);
   const weight = (w: string): number =>
     (freq.get(stem(w)) ?? 0) * (COMMON_VERBS.has(w) || COMMON_VERBS.has(stem(w)) ? 0.3 : 1);
   const scored = [...phrases.entries()].map(([key, p]) => {
