@@ -124,9 +124,11 @@ export const SLOT_MARGIN = 0.8;
  * that answer it, the newest wins. The competing facts are those of the slot the question
  * names (lexicon.ts: any fact about living or moving, for "live"), or, when it names
  * none, those scoring within SLOT_MARGIN of the best. The newest takes the best fact's
- * score (plus a hair), and its episode the best own score among the competitors' (plus a
- * hair: an older episode whose own score is its rank does not tie with it), so an older
- * fact of the same slot no longer outranks the current one.
+ * score (plus a hair), and its episode the best own score among the episodes of the facts
+ * weighed (plus a hair: an older episode whose own score is its rank does not tie with it):
+ * with a slot, every fact the question matches, so the current answer's episode comes first;
+ * without one, the competitors'. So an older fact of the same slot no longer outranks the
+ * current one.
  */
 async function newestWins(
   d: RankDeps,

@@ -34,7 +34,13 @@ export interface MessageQuery {
   radius?: number | null | undefined;
 }
 
-/** The best `limit` turns of the owner's sessions, extracted or not, with their route scores. */
+/**
+ * The best `limit` turns of the owner's sessions, extracted or not, with their route scores,
+ * and after them every candidate a later step could lift into that many by lowering the
+ * ones above it: with `spare` (the lowest share of its score such a step leaves a turn,
+ * service.ts), those scoring at least `spare` times the `limit`-th score. The caller cuts
+ * to `limit` after its steps.
+ */
 export async function rankMessages(
   d: RankDeps,
   scope: SearchScope,
@@ -42,14 +48,18 @@ export async function rankMessages(
   q: MessageQuery,
   limit: number,
   floor = Number.NEGATIVE_INFINITY,
+  spare = 1,
 ): Promise<ScoredMessage[]> {
   if (which === 'unextracted' && !(await anyOpen(d.db, scope))) return [];
   const target = messageTarget(scope, which);
   const maps = (await rankEach(d, () => target, q.route, q.queries, q.pool, q.radius)).map(scoreMap);
-  const ranked = [...mergeQueries(maps, q.weights).entries()]
+  const sorted = [...mergeQueries(maps, q.weights).entries()]
     .filter(([, s]) => s >= floor)
-    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-    .slice(0, limit);
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  const last = sorted[limit - 1]?.[1];
+  // A negative score is lowered by dividing it (people.ts), so its bar divides too.
+  const bar = last === undefined ? Number.POSITIVE_INFINITY : last >= 0 ? last * spare : last / spare;
+  const ranked = sorted.filter(([, s], i) => i < limit || s >= bar);
   if (!ranked.length) return [];
   const rows = await d.db.query<MessageRow>(
     `SELECT ${MESSAGE_COLUMNS} FROM ${LIVE_MESSAGES} m

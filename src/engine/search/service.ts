@@ -12,8 +12,8 @@ import { expandQuery } from './expand.js';
 import { type PreparedQuery, prepareQuery, type RankDeps, type Route } from './hybrid.js';
 import { CURRENT_STATE, expandTerms } from './lexicon.js';
 import { type MessageHit, pinnedUnprocessed, rankMessages, type ScoredMessage } from './messages.js';
-import { focusOnOwnWords } from './own-words.js';
-import { focusOnNamedPeople } from './people.js';
+import { ASSISTANT_WEIGHT, focusOnOwnWords } from './own-words.js';
+import { focusOnNamedPeople, OTHER_PERSON_WEIGHT } from './people.js';
 import { rerankHits } from './rerank-hits.js';
 import type { SearchScope } from './scope.js';
 
@@ -29,6 +29,12 @@ export const DEFAULT_TOP_K = 10;
 export const topKOf = (topK: number) => (topK === -1 ? DEFAULT_TOP_K : topK);
 /** Weight of a query's bridged form (lexicon.ts) against the query itself. */
 export const BRIDGE_WEIGHT = 0.9;
+/**
+ * The lowest share of its score the people and own-words steps leave a turn (both may lower
+ * one): turns are ranked that far beyond the cut, so a turn those steps lift into it is
+ * there to be lifted (rankMessages).
+ */
+export const SPARE = OTHER_PERSON_WEIGHT * ASSISTANT_WEIGHT;
 
 export interface SearchDeps {
   db: Db;
@@ -160,8 +166,8 @@ export class SearchService {
       };
       // The kinds are ranked and loaded at once (independent statements).
       const [unprocessed, messages, episodes, cases, skills] = await Promise.all([
-        pinned ?? rankMessages(d, scope, 'unextracted', q, topK, floor),
-        wantMessages ? rankMessages(d, scope, 'extracted', q, cut, floor) : [],
+        pinned ?? rankMessages(d, scope, 'unextracted', q, topK, floor, SPARE),
+        wantMessages ? rankMessages(d, scope, 'extracted', q, cut, floor, SPARE) : [],
         (async () => {
           if (!wantEpisodes) return [];
           const ranked = await rankEpisodes(d, scope, q);
@@ -191,6 +197,9 @@ export class SearchService {
         texts: [],
       });
       if (isUser) result = await focusOnOwnWords(this.deps.db, ctx.tenantId, input.query, result);
+      // The turns ranked beyond the cut for those steps (rankMessages' spare) are cut now.
+      result.messages = result.messages.slice(0, cut);
+      if (!pinned) result.unprocessed = result.unprocessed.slice(0, topK);
       result.texts = [
         ...result.episodes
           .flatMap((e, rank) => e.atomic_facts.map((f) => ({ f, rank, date: e.timestamp.slice(0, 10) })))
@@ -235,7 +244,8 @@ export class SearchService {
         result = { ...result, ...r.hits };
       }
     }
-    const keep = <T extends { score: number }>(xs: T[]) => xs.filter((x) => x.score >= floor).slice(0, topK);
+    const keep = <T extends { score?: number | undefined }>(xs: T[]) =>
+      xs.filter((x) => x.score === undefined || x.score >= floor).slice(0, topK);
 
     const episodes = keep(result.episodes);
     const data: SearchData = {
@@ -243,7 +253,8 @@ export class SearchService {
       profiles: await profiles,
       agent_cases: keep(result.cases),
       agent_skills: keep(result.skills),
-      unprocessed_messages: result.unprocessed,
+      // A pinned session's turns are unscored, every one of them returned (messages.ts).
+      unprocessed_messages: pinned ? result.unprocessed : keep(result.unprocessed),
       messages: keep(result.messages),
       metadata,
     };

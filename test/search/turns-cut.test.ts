@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SearchInput } from '../../src/contract/search.js';
+import { DRIVERS } from '../helpers/drivers.js';
+import { type Fixture, openFixture, seedMessage, T0 } from './seed.js';
+
+/**
+ * The people and own-words steps lower turns after the search ranked them (people.ts,
+ * own-words.ts). top_k and min_score apply to what those steps leave: a turn the steps lift
+ * into the top_k is returned, and a lowered turn below min_score is not, in `messages` and
+ * in `unprocessed_messages` alike.
+ */
+describe.each(DRIVERS)('search: top_k and min_score after the turns are lowered [%s]', (driver) => {
+  let f: Fixture;
+  const ids: Record<string, string> = {};
+  const run = (input: Record<string, unknown>) =>
+    f.search.search({ tenantId: 'tenant-a' }, SearchInput.parse(input));
+  const scored = (ms: { id: string; score?: number | undefined }[]) => ms.map((m) => [m.id, m.score]);
+
+  beforeAll(async () => {
+    f = await openFixture(driver);
+    // Extracted: her own mention, and an assistant's reply holding the question's word more often.
+    ids.hers = await seedMessage(f, {
+      session: 's1',
+      sender: 'ines',
+      content: 'I work at the harbour museum',
+      state: 'extracted',
+      ts: T0,
+    });
+    ids.reply = await seedMessage(f, {
+      session: 's1',
+      sender: 'helper',
+      role: 'assistant',
+      owners: ['ines'],
+      content: 'Work can be tiring; short breaks at work help',
+      state: 'extracted',
+      ts: T0 + 1000,
+    });
+    // Not yet extracted, in another session she took part in.
+    ids.open = await seedMessage(f, {
+      session: 's2',
+      sender: 'ines',
+      content: 'my balcony tomatoes ripen',
+      ts: T0,
+    });
+    ids.openReply = await seedMessage(f, {
+      session: 's2',
+      sender: 'helper',
+      role: 'assistant',
+      content: 'balcony tomatoes need balcony sun and tomatoes need water',
+      ts: T0 + 1000,
+    });
+  });
+  afterAll(() => f.database.drop());
+
+  for (const method of ['keyword', 'hybrid'] as const) {
+    it(`${method}: top_k 1 keeps the turn first after the steps, not the one first before them`, async () => {
+      const all = await run({ user_id: 'ines', query: 'Where do I work?', method, top_k: 10 });
+      expect(all.messages.map((m) => m.id)).toEqual([ids.hers, ids.reply]);
+      const one = await run({ user_id: 'ines', query: 'Where do I work?', method, top_k: 1 });
+      expect(scored(one.messages)).toEqual(scored(all.messages.slice(0, 1)));
+
+      const open = await run({ user_id: 'ines', query: 'How are my balcony tomatoes?', method, top_k: 10 });
+      expect(open.unprocessed_messages.map((m) => m.id)).toEqual([ids.open, ids.openReply]);
+      const first = await run({ user_id: 'ines', query: 'How are my balcony tomatoes?', method, top_k: 1 });
+      expect(scored(first.unprocessed_messages)).toEqual(scored(open.unprocessed_messages.slice(0, 1)));
+    });
+  }
+
+  it('min_score is a bar for the lowered scores', async () => {
+    const all = await run({ user_id: 'ines', query: 'Where do I work?', method: 'hybrid', top_k: 10 });
+    const [hers, reply] = all.messages;
+    const bar = (hers!.score! + reply!.score!) / 2;
+    const floored = await run({
+      user_id: 'ines',
+      query: 'Where do I work?',
+      method: 'hybrid',
+      min_score: bar,
+    });
+    expect(floored.messages.map((m) => m.id)).toEqual([ids.hers]);
+
+    const open = await run({ user_id: 'ines', query: 'How are my balcony tomatoes?', method: 'hybrid' });
+    const [mine, theirs] = open.unprocessed_messages;
+    const openBar = (mine!.score! + theirs!.score!) / 2;
+    const openFloored = await run({
+      user_id: 'ines',
+      query: 'How are my balcony tomatoes?',
+      method: 'hybrid',
+      min_score: openBar,
+    });
+    expect(openFloored.unprocessed_messages.map((m) => m.id)).toEqual([ids.open]);
+  });
+});
