@@ -111,7 +111,7 @@ const methods = args.methods!.split(',').map((m) => m.trim()) as (
 const topK = Number(args['top-k']);
 /** Unit options given on the command line, over recall's own for the method. */
 const unitOptions = (method: string): UnitOptions => {
-  const own = unitsFor(method);
+  const own = unitsFor({ method });
   return {
     messageWeight: Number(args['message-weight'] ?? own.messageWeight),
     factDay: args['fact-day'] ?? own.factDay,

@@ -44,8 +44,15 @@ export const DEFAULT_UNITS: UnitOptions = { messageWeight: 0.9, factDay: false, 
  */
 export const KEYWORD_UNITS: UnitOptions = { ...DEFAULT_UNITS, messageWeight: 0.5 };
 
-/** The unit options for an answer of the given method. */
-export const unitsFor = (method: string) => (method === 'keyword' ? KEYWORD_UNITS : DEFAULT_UNITS);
+/** `degraded_reason` of an answer given by the keyword route because the embedder failed (service.ts). */
+export const EMBEDDER_UNAVAILABLE = 'embedder unavailable';
+
+/**
+ * The unit options for an answer: a keyword answer's, or one whose embedder failed (a hybrid
+ * or agentic answer then carries the keyword route's raw BM25 scores), are KEYWORD_UNITS.
+ */
+export const unitsFor = (meta: Pick<SearchData['metadata'], 'method' | 'degraded_reason'>) =>
+  meta.method === 'keyword' || meta.degraded_reason === EMBEDDER_UNAVAILABLE ? KEYWORD_UNITS : DEFAULT_UNITS;
 
 /** Longest summary in an episode view, longest turn and longest fact, in characters. */
 const VIEW_SUMMARY_CHARS = 240;
@@ -60,10 +67,7 @@ export const contentText = (c: SearchData['unprocessed_messages'][number]['conte
   typeof c === 'string' ? c : c.map((i) => (typeof i['text'] === 'string' ? i['text'] : '')).join(' ');
 
 /** Every unit of a search answer, best first (profile items lead, in their own order). */
-export function contextUnits(
-  data: SearchData,
-  opts: UnitOptions = unitsFor(data.metadata.method),
-): ContextUnit[] {
+export function contextUnits(data: SearchData, opts: UnitOptions = unitsFor(data.metadata)): ContextUnit[] {
   const units: ContextUnit[] = [];
   for (const p of data.profiles) {
     const d = p.profile_data;

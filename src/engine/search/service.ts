@@ -7,6 +7,7 @@ import { VectorIndex } from '../vector-index.js';
 import { loadCases, loadSkills, rankCases, rankSkills, type SearchCase, type SearchSkill } from './agent.js';
 import { DEFAULT_MAX_ROUNDS, runAgentic } from './agentic.js';
 import { bestFacts } from './best-facts.js';
+import { EMBEDDER_UNAVAILABLE } from './context.js';
 import { type EpisodeQuery, loadEpisodes, rankEpisodes, type SearchEpisode } from './episodes.js';
 import { expandQuery } from './expand.js';
 import { type PreparedQuery, prepareQuery, type RankDeps, type Route } from './hybrid.js';
@@ -135,7 +136,7 @@ export class SearchService {
       });
       route = 'keyword';
       metadata.degraded = true;
-      metadata.degraded_reason = 'embedder unavailable';
+      metadata.degraded_reason = EMBEDDER_UNAVAILABLE;
     }
     const first = asked.query;
     prepared.set(input.query, Promise.resolve(first));
