@@ -67,15 +67,17 @@ export async function expandQuery(
   );
   const have = new Set(queryTerms);
   const best = new Map<string, { word: string; score: number }>();
+  // Equal scores are decided by the word, not by the order the statement returned the rows in.
+  const before = (a: { word: string; score: number }, b: { word: string; score: number }) =>
+    b.score - a.score || (a.word < b.word ? -1 : a.word > b.word ? 1 : 0);
   for (const r of rows) {
     if (have.has(r.lexeme)) continue;
-    const score = (weight.get(r.word) ?? 0) * Number(r.idf);
+    const cand = { word: r.word, score: (weight.get(r.word) ?? 0) * Number(r.idf) };
     const prev = best.get(r.lexeme);
-    if (!prev || score > prev.score)
-      best.set(r.lexeme, { word: r.word, score: Math.max(score, prev?.score ?? 0) });
+    if (!prev || before(cand, prev) < 0) best.set(r.lexeme, cand);
   }
   const picked = [...best.values()]
-    .sort((a, b) => b.score - a.score)
+    .sort(before)
     .slice(0, opts.words ?? EXPANSION_WORDS)
     .map((x) => x.word);
   return picked.length ? `${query} ${picked.join(' ')}` : undefined;
