@@ -103,11 +103,15 @@ export async function refreshEpisode(deps: MemoryDeps, task: TaskRow): Promise<{
     .slice(0, 100);
   const vectors = facts.length ? await deps.embedder.embed(facts) : [];
   await deps.db.transaction(async (tx) => {
-    const still = await tx.query<{ episode: string }>(
-      'SELECT episode FROM episodes WHERE tenant_id = $1 AND id = $2 FOR UPDATE',
+    // Read again under the row's lock: a delete of the episode or of an owner acknowledged
+    // while the facts were embedded holds (the new facts take the owners as they are now).
+    const still = await tx.query<EpisodeRow>(
+      `SELECT ${EPISODE_COLUMNS} FROM episodes WHERE tenant_id = $1 AND id = $2 AND deleted_at IS NULL FOR UPDATE`,
       [ctx.tenantId, id],
     );
-    if (still[0]?.episode !== ep.episode) return; // edited again meanwhile: the next refresh handles it
+    const now = still[0];
+    if (!now) return; // deleted meanwhile
+    if (now.episode !== ep.episode) return; // edited again meanwhile: the next refresh handles it
     await tx.query(
       'UPDATE atomic_facts SET deleted_at = now() WHERE tenant_id = $1 AND episode_id = $2 AND deleted_at IS NULL',
       [ctx.tenantId, id],
@@ -117,13 +121,13 @@ export async function refreshEpisode(deps: MemoryDeps, task: TaskRow): Promise<{
       ctx.tenantId,
       facts.map((content, i) => ({
         episodeId: id,
-        appId: ep.app_id,
-        projectId: ep.project_id,
-        sessionId: ep.session_id,
-        ownerIds: ep.owner_ids,
-        ts: ep.ts,
+        appId: now.app_id,
+        projectId: now.project_id,
+        sessionId: now.session_id,
+        ownerIds: now.owner_ids,
+        ts: now.ts,
         content,
-        sources: ep.source_message_ids,
+        sources: now.source_message_ids,
         vector: vectors[i]!,
       })),
     );
