@@ -130,10 +130,47 @@ export function isUnavailable(err: unknown): boolean {
   return false;
 }
 
+/**
+ * SQLSTATEs of a transaction PostgreSQL rolled back because it conflicted with a concurrent
+ * one (deadlock_detected, serialization_failure): nothing of it was written, and running it
+ * again is the remedy.
+ */
+const CONFLICTS: ReadonlySet<unknown> = new Set(['40P01', '40001']);
+
+export const isConflict = (err: unknown): boolean => CONFLICTS.has((err as { code?: unknown } | null)?.code);
+
+/** Tries of a write that conflicted (see retryConflicts). */
+export const CONFLICT_TRIES = 4;
+
+/**
+ * Runs `write` again while it fails with a conflict (isConflict), CONFLICT_TRIES times in all,
+ * after a short, growing, jittered pause. For a write whose effects outside the database
+ * (events, a queue's wake-up) come after its commit, so a rolled-back try left none.
+ */
+export async function retryConflicts<T>(write: () => Promise<T>, tries = CONFLICT_TRIES): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await write();
+    } catch (err) {
+      if (!isConflict(err) || i >= tries) throw err;
+      await new Promise((go) => setTimeout(go, 10 * 2 ** i * (0.5 + Math.random())));
+    }
+  }
+}
+
 /** Any thrown value as an EngramError; unknown failures become a bland InternalError. */
 export function toEngramError(err: unknown): EngramError {
   if (err instanceof EngramError) return err;
   if (err instanceof ZodError) return fromZod(err);
+  if (isConflict(err))
+    return new EngramError(
+      'ServiceUnavailable',
+      'the write conflicted with a concurrent one and changed nothing; retry',
+      {
+        retryAfter: 1,
+        cause: err,
+      },
+    );
   if (isUnavailable(err))
     return new EngramError('ServiceUnavailable', 'the database is unreachable; retry with backoff', {
       retryAfter: 5,

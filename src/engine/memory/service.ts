@@ -15,7 +15,7 @@ import type {
 import type { EditData, EditInput } from '../../contract/profile-edit.js';
 import type { TagData } from '../../contract/tags.js';
 import type { Sql } from '../../core/db.js';
-import { EngramError } from '../../core/errors.js';
+import { EngramError, retryConflicts } from '../../core/errors.js';
 import { deleteByScope, deleteEpisodesByIds } from './delete.js';
 import type { Ctx, MemoryDeps, Scope } from './deps.js';
 import { storeFeedback } from './feedback.js';
@@ -175,12 +175,14 @@ export class MemoryService {
     return getMemories(this.deps.db, ctx, input);
   }
 
+  // The writes below emit their events after they commit: one that conflicted with a
+  // concurrent write (a deadlock, PostgreSQL) is run again (retryConflicts).
   update(ctx: Ctx, input: UpdateInput): Promise<UpdateData> {
-    return updateEpisode(this.deps, ctx, input);
+    return retryConflicts(() => updateEpisode(this.deps, ctx, input));
   }
 
   delete(ctx: Ctx, input: DeleteInput): Promise<DeleteData> {
-    return deleteByScope(this.deps, ctx, input);
+    return retryConflicts(() => deleteByScope(this.deps, ctx, input));
   }
 
   /** Removes for good the rows soft-deleted at least olderThanMs ago (engram purge). */
@@ -189,7 +191,7 @@ export class MemoryService {
   }
 
   deleteByIds(ctx: Ctx, input: DeleteByIdsInput): Promise<DeleteByIdsData> {
-    return deleteEpisodesByIds(this.deps, ctx, input);
+    return retryConflicts(() => deleteEpisodesByIds(this.deps, ctx, input));
   }
 
   feedback(ctx: Ctx, input: FeedbackInput): Promise<{ id: string }> {
@@ -202,6 +204,6 @@ export class MemoryService {
   }
 
   editProfile(ctx: Ctx, input: EditInput): Promise<EditData> {
-    return editProfile(this.deps, ctx, input);
+    return retryConflicts(() => editProfile(this.deps, ctx, input));
   }
 }
