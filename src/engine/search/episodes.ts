@@ -106,7 +106,7 @@ export async function rankEpisodes(
   }
   const question = q.queries[0];
   if (question && CURRENT_STATE.test(question.text))
-    await newestWins(d, scope, question.terms, facts, own, parent);
+    await newestWins(d, scope, question.terms, facts, own, parent, q.route === 'keyword' ? Infinity : 1);
   const episodes = new Map(own);
   for (const [factId, episodeId] of parent) {
     const s = inContext(facts.get(factId) ?? 0, own.get(episodeId) ?? 0);
@@ -137,6 +137,7 @@ async function newestWins(
   facts: Map<string, number>,
   own: Map<string, number>,
   parent: Map<string, string>,
+  cap: number,
 ): Promise<void> {
   const best = Math.max(...facts.values());
   if (!(best > 0)) return;
@@ -156,9 +157,21 @@ async function newestWins(
   const newest = competing[0]?.id;
   const episode = newest ? parent.get(newest) : undefined;
   if (competing.length < 2 || !newest || !episode) return;
-  facts.set(newest, best + 1e-6);
+  lift(facts, newest, best, cap);
   const context = Math.max(...close.map((id) => own.get(parent.get(id) ?? '') ?? 0));
-  own.set(episode, Math.max(own.get(episode) ?? 0, context + 1e-6));
+  if ((own.get(episode) ?? 0) < context + HAIR) lift(own, episode, context, cap);
+}
+
+const HAIR = 1e-6;
+
+/**
+ * Puts `id`'s score a hair above `over`, within the route's range (`cap`: hybrid, vector and
+ * agentic scores are at most 1); at the cap, the scores that would tie with it go a hair below.
+ */
+function lift(scores: Map<string, number>, id: string, over: number, cap: number): void {
+  const top = Math.min(cap, over + HAIR);
+  if (top < over + HAIR) for (const [k, v] of scores) if (k !== id && v >= top) scores.set(k, top - HAIR);
+  scores.set(id, top);
 }
 
 /** Loads the chosen episodes (in the given order) with every fact scored. */
