@@ -68,10 +68,11 @@ describe('a write that conflicts with a concurrent one', () => {
 });
 
 /**
- * Two people of one conversation deleted at once (DELETE /api/v2/memory with user_id): each
- * delete takes the statistics keys of both owners of their turns, then the other's turn
- * rows, so with the statements interleaved PostgreSQL detects a deadlock and rolls one back.
- * Both deletes are acknowledged, and both hold.
+ * Two people of one conversation deleted at once (DELETE /api/v2/memory with user_id). Each
+ * delete took the statistics keys of both owners of their turns, then the other's turn rows:
+ * with the statements interleaved PostgreSQL detected a deadlock and rolled one back. A delete
+ * now locks its turns first, in id order, so the second waits for the first; both are
+ * acknowledged, and both hold.
  */
 describe.skipIf(!ADMIN_URL)('two owners of one conversation deleted at once [postgres]', () => {
   let t: TestDatabase;
@@ -88,7 +89,9 @@ describe.skipIf(!ADMIN_URL)('two owners of one conversation deleted at once [pos
     const scope = { app_id: 'default', project_id: 'default' };
     const ctx = { tenantId: 't' };
     let interleave: (() => Promise<void>) | undefined;
+    let tries = 0;
     const db = interceptTransactions(t.db, async (text, params) => {
+      if (text.startsWith('UPDATE messages SET deleted_at') && params[3] === 'ben') tries++;
       // Ana's delete, between taking her turns and dropping her from the other turns' owners:
       // Ben's delete starts and waits on the statistics keys Ana's first statement holds.
       if (interleave && text.includes('array_remove(owner_ids') && params[3] === 'ana') {
@@ -132,6 +135,8 @@ describe.skipIf(!ADMIN_URL)('two owners of one conversation deleted at once [pos
     await expect(ana).resolves.toBeDefined();
     expect(ben).toBeDefined();
     await expect(ben).resolves.toBeDefined();
+    // Ben's delete waited for Ana's: it ran once, neither rolled back for a deadlock.
+    expect(tries).toBe(1);
 
     const live = await t.db.query(`SELECT id FROM messages WHERE session_id = 'duo' AND deleted_at IS NULL`);
     expect(live).toEqual([]);

@@ -7,6 +7,7 @@ import type {
 import type { Sql } from '../../core/db.js';
 import type { MemoryChange } from '../events.js';
 import type { Ctx, MemoryDeps } from './deps.js';
+import { LIVE_MESSAGES } from './stored-message.js';
 
 /**
  * delete by scope (soft delete; counts what was removed across memory types):
@@ -48,6 +49,14 @@ export async function deleteByScope(deps: MemoryDeps, ctx: Ctx, input: DeleteInp
       const user = input.user_id;
       const p = [...base, user, session];
       const where = `${scope} AND owner_ids @> ARRAY[$4]::text[] AND ($5::text IS NULL OR session_id = $5)`;
+      // The turns this delete changes are locked first, in id order: two people of one
+      // conversation deleted at once otherwise took each other's turns and statistics keys in
+      // opposite orders (a deadlock); now the second waits for the first to commit.
+      await tx.query(
+        `SELECT 1 FROM ${LIVE_MESSAGES} m WHERE ${scope} AND (sender_id = $4 OR owner_ids @> ARRAY[$4]::text[])
+           AND ($5::text IS NULL OR session_id = $5) ORDER BY id FOR UPDATE`,
+        p,
+      );
       await deleteMessages(tx, `${scope} AND sender_id = $4 AND ($5::text IS NULL OR session_id = $5)`, p);
       // Other senders' turns of the user's conversations are no longer theirs either.
       await tx.query(

@@ -187,7 +187,7 @@ export class MemoryService {
 
   /** Removes for good the rows soft-deleted at least olderThanMs ago (engram purge). */
   purge(olderThanMs = 0, tenantId?: string): Promise<PurgeCounts> {
-    return purgeDeleted(this.deps.db, olderThanMs, tenantId);
+    return retryConflicts(() => purgeDeleted(this.deps.db, olderThanMs, tenantId));
   }
 
   deleteByIds(ctx: Ctx, input: DeleteByIdsInput): Promise<DeleteByIdsData> {
