@@ -49,12 +49,9 @@ export async function deleteByScope(deps: MemoryDeps, ctx: Ctx, input: DeleteInp
       const user = input.user_id;
       const p = [...base, user, session];
       const where = `${scope} AND owner_ids @> ARRAY[$4]::text[] AND ($5::text IS NULL OR session_id = $5)`;
-      // The turns this delete changes are locked first, in id order: two people of one
-      // conversation deleted at once otherwise took each other's turns and statistics keys in
-      // opposite orders (a deadlock); now the second waits for the first to commit.
-      await tx.query(
-        `SELECT 1 FROM ${LIVE_MESSAGES} m WHERE ${scope} AND (sender_id = $4 OR owner_ids @> ARRAY[$4]::text[])
-           AND ($5::text IS NULL OR session_id = $5) ORDER BY id FOR UPDATE`,
+      await lockTurns(
+        tx,
+        `${scope} AND (sender_id = $4 OR owner_ids @> ARRAY[$4]::text[]) AND ($5::text IS NULL OR session_id = $5)`,
         p,
       );
       await deleteMessages(tx, `${scope} AND sender_id = $4 AND ($5::text IS NULL OR session_id = $5)`, p);
@@ -97,11 +94,9 @@ export async function deleteByScope(deps: MemoryDeps, ctx: Ctx, input: DeleteInp
       }
     } else if (input.agent_id != null) {
       const agent = input.agent_id;
-      await deleteMessages(tx, `${scope} AND sender_id = $4 AND ($5::text IS NULL OR session_id = $5)`, [
-        ...base,
-        agent,
-        session,
-      ]);
+      const sent = `${scope} AND sender_id = $4 AND ($5::text IS NULL OR session_id = $5)`;
+      await lockTurns(tx, sent, [...base, agent, session]);
+      await deleteMessages(tx, sent, [...base, agent, session]);
       const cases = await tx.query<{ id: string }>(
         `UPDATE agent_cases SET deleted_at = now(), updated_at = now()
          WHERE ${scope} AND agent_id = $4 AND ($5::text IS NULL OR session_id = $5) RETURNING id`,
@@ -125,6 +120,7 @@ export async function deleteByScope(deps: MemoryDeps, ctx: Ctx, input: DeleteInp
       }
     } else {
       const p = [...base, session];
+      await lockTurns(tx, `${scope} AND session_id = $4`, p);
       await deleteMessages(tx, `${scope} AND session_id = $4`, p);
       const eps = await tx.query<{ id: string; owner_ids: string[] }>(
         `UPDATE episodes SET deleted_at = now(), delete_reason = 'scope', updated_at = now()
@@ -151,6 +147,16 @@ export async function deleteByScope(deps: MemoryDeps, ctx: Ctx, input: DeleteInp
   });
   for (const c of changes) deps.events.emit(c);
   return { filters, count };
+}
+
+/**
+ * Locks the live turns a delete changes, in id order, before it changes anything: deletes
+ * that share turns (two people of one conversation, a person and their session) then wait
+ * for each other instead of taking each other's turns and statistics keys in opposite
+ * orders, which PostgreSQL ended as deadlocks.
+ */
+async function lockTurns(tx: Sql, where: string, params: unknown[]) {
+  await tx.query(`SELECT 1 FROM ${LIVE_MESSAGES} m WHERE ${where} ORDER BY id FOR UPDATE`, params);
 }
 
 /** The scope's messages, extracted or not. */

@@ -52,12 +52,13 @@ export async function extractSegment(
 
   const written = await deps.db.transaction(async (tx) => {
     // The segment's live messages, locked (a delete waits for this write, and a message
-    // deleted since the read above is not locked here), and the profiles the extraction
-    // changes, locked too: one statement.
+    // deleted since the read above is not locked here) in id order, the order a delete
+    // locks turns in (delete.ts, lockTurns), and the profiles the extraction changes,
+    // locked too: one statement.
     const users = observedUsers(humans, extraction);
     const [locked] = await tx.query<{ n: number }>(
       `SELECT (SELECT count(*) FROM (SELECT id FROM ${LIVE_MESSAGES} m
-                 WHERE tenant_id = $1 AND segment_id = $2 AND state = 'segmented' FOR UPDATE) l)::int AS n,
+                 WHERE tenant_id = $1 AND segment_id = $2 AND state = 'segmented' ORDER BY id FOR UPDATE) l)::int AS n,
               ${PROFILE_LOCKS('$3')} AS profiles`,
       [ctx.tenantId, segmentId, profileLockKeys(ctx, scope, users)],
     );
