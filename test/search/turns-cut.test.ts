@@ -52,41 +52,36 @@ describe.each(DRIVERS)('search: top_k and min_score after the turns are lowered 
   });
   afterAll(() => f.database.drop());
 
+  /**
+   * Her turn and the assistant's reply, by the list a question finds them in: extracted
+   * (`messages`) and not yet extracted (`unprocessed_messages`).
+   */
+  const cases = [
+    { list: 'messages', query: 'Where do I work?', hers: 'hers', reply: 'reply' },
+    { list: 'unprocessed_messages', query: 'How are my balcony tomatoes?', hers: 'open', reply: 'openReply' },
+  ] as const;
+
   for (const method of ['keyword', 'hybrid'] as const) {
     it(`${method}: top_k 1 keeps the turn first after the steps, not the one first before them`, async () => {
-      const all = await run({ user_id: 'ines', query: 'Where do I work?', method, top_k: 10 });
-      expect(all.messages.map((m) => m.id)).toEqual([ids.hers, ids.reply]);
-      const one = await run({ user_id: 'ines', query: 'Where do I work?', method, top_k: 1 });
-      expect(scored(one.messages)).toEqual(scored(all.messages.slice(0, 1)));
-
-      const open = await run({ user_id: 'ines', query: 'How are my balcony tomatoes?', method, top_k: 10 });
-      expect(open.unprocessed_messages.map((m) => m.id)).toEqual([ids.open, ids.openReply]);
-      const first = await run({ user_id: 'ines', query: 'How are my balcony tomatoes?', method, top_k: 1 });
-      expect(scored(first.unprocessed_messages)).toEqual(scored(open.unprocessed_messages.slice(0, 1)));
+      for (const c of cases) {
+        const all = (await run({ user_id: 'ines', query: c.query, method, top_k: 10 }))[c.list];
+        expect(all.map((m) => m.id)).toEqual([ids[c.hers], ids[c.reply]]);
+        const one = (await run({ user_id: 'ines', query: c.query, method, top_k: 1 }))[c.list];
+        expect(scored(one)).toEqual(scored(all.slice(0, 1)));
+      }
     });
   }
 
   it('min_score is a bar for the lowered scores', async () => {
-    const all = await run({ user_id: 'ines', query: 'Where do I work?', method: 'hybrid', top_k: 10 });
-    const [hers, reply] = all.messages;
-    const bar = (hers!.score! + reply!.score!) / 2;
-    const floored = await run({
-      user_id: 'ines',
-      query: 'Where do I work?',
-      method: 'hybrid',
-      min_score: bar,
-    });
-    expect(floored.messages.map((m) => m.id)).toEqual([ids.hers]);
-
-    const open = await run({ user_id: 'ines', query: 'How are my balcony tomatoes?', method: 'hybrid' });
-    const [mine, theirs] = open.unprocessed_messages;
-    const openBar = (mine!.score! + theirs!.score!) / 2;
-    const openFloored = await run({
-      user_id: 'ines',
-      query: 'How are my balcony tomatoes?',
-      method: 'hybrid',
-      min_score: openBar,
-    });
-    expect(openFloored.unprocessed_messages.map((m) => m.id)).toEqual([ids.open]);
+    for (const c of cases) {
+      const [hers, reply] = (await run({ user_id: 'ines', query: c.query, method: 'hybrid', top_k: 10 }))[
+        c.list
+      ];
+      const bar = (hers!.score! + reply!.score!) / 2;
+      const floored = (await run({ user_id: 'ines', query: c.query, method: 'hybrid', min_score: bar }))[
+        c.list
+      ];
+      expect(floored.map((m) => m.id)).toEqual([ids[c.hers]]);
+    }
   });
 });
