@@ -47,8 +47,8 @@ export async function rankMessages(
   which: 'extracted' | 'unextracted',
   q: MessageQuery,
   limit: number,
-  floor = Number.NEGATIVE_INFINITY,
-  spare = 1,
+  floor: number,
+  spare: number,
 ): Promise<ScoredMessage[]> {
   if (which === 'unextracted' && !(await anyOpen(d.db, scope))) return [];
   const target = messageTarget(scope, which);
