@@ -212,6 +212,62 @@ describe('offline extractor: facts', () => {
     );
   });
 
+  it('keeps what a person says of herself before the question trailing it, as a fact and a profile item', () => {
+    const msg = builder();
+    const seg = [
+      msg({
+        sender_id: 'u',
+        sender_name: 'Ines',
+        role: 'user',
+        content: "I'm trying to cut down on dairy since last month, so maybe a lighter sauce?",
+      }),
+      msg({
+        sender_id: 'u',
+        sender_name: 'Ines',
+        role: 'user',
+        content: 'We adopted a beagle called Pretzel – how often should we walk him?',
+      }),
+    ];
+    const x = extract(seg, { humans: ['u'], agents: [] });
+    const facts = x.episode.facts.map((f) => f.content);
+    expect(facts).toContain('Ines is trying to cut down on dairy since February 2024.');
+    expect(facts).toContain('Ines and others adopted a beagle called Pretzel.');
+    const items = x.profiles[0]?.explicit_info.map((i) => `${i.category}: ${i.description}`);
+    expect(items).toContain('diet: Ines is trying to cut down on dairy since February 2024.');
+    expect(items).toContain('pet: Ines and others adopted a beagle called Pretzel.');
+  });
+
+  it("reads an assistant's Markdown as plain text", () => {
+    const msg = builder();
+    const seg = [
+      msg({
+        sender_id: 'u',
+        sender_name: 'Uma',
+        role: 'user',
+        content: 'How do I keep basil alive indoors?',
+      }),
+      msg({
+        sender_id: 'bot',
+        sender_name: 'Bot',
+        role: 'assistant',
+        content: [
+          '## Keeping basil happy',
+          '',
+          '1. **Light** matters most: give it six hours of sun on a south-facing sill.',
+          '- Water it when the top `2 cm` of soil is dry, never on a schedule.',
+          '> Pinch off the [flower buds](https://example.org/basil) as soon as they appear.',
+          '---',
+        ].join('\n'),
+      }),
+    ];
+    const x = extract(seg, { humans: ['u'], agents: ['bot'] });
+    const text = [x.episode.summary, x.episode.episode, ...x.episode.facts.map((f) => f.content)].join('\n');
+    expect(text).not.toMatch(/\*\*|`|##|\]\(|https?:|said that [-*>]|Keeping basil happy/);
+    const facts = x.episode.facts.map((f) => f.content);
+    expect(facts.some((f) => /give it six hours of sun on a south-facing sill/i.test(f))).toBe(true);
+    expect(facts).toContain('Bot said that water it when the top 2 cm of soil is dry, never on a schedule.');
+  });
+
   it('keeps code blocks out of facts', () => {
     const msg = builder();
     const seg = [

@@ -192,6 +192,32 @@ function scoreSentence(s: Omit<Sentence, 'score' | 'attachedTo'>, names: readonl
   return score;
 }
 
+const OPENING = String.raw`(?:(?:oh|hey|hi|so|well|also|btw|ok|okay|and|but|actually|honestly|anyway)[,!]?\s+)*`;
+/** A statement a person makes of herself or her household, by its opening. */
+const FIRST_PERSON_OPENING = new RegExp(
+  `^${OPENING}(?:i|i'm|i've|i'd|i'll|my|we|we're|we've|we'd|our)\\b`,
+  'i',
+);
+/** A statement, a clause break, and a question after it to the end of the sentence. */
+const TRAILING_ASK =
+  /^(.*\S)\s*(?:,|;|:|\s[\u2013\u2014-])\s+((?:(?:so|and|but|or)\s+)?(?:any|anything|what|what's|which|how|where|when|who|why|can|could|would|will|do|does|did|is|are|have|has|should|maybe|perhaps|ideas?|suggestions?|thoughts|recommendations?|tips|advice)\b[^?]*\?["')\]]*)$/i;
+
+/**
+ * A sentence that states something of the speaker and asks after it ("I'm trying to cut down
+ * on dairy, so maybe a non-dairy sauce?", "My son turns seven next week, any gift ideas?") is
+ * two: the statement, which may become a fact and a profile item like any other, and the
+ * question. Taken whole, the question mark made the statement a question, and what she said
+ * of herself was kept only inside the question she asked.
+ */
+export function splitAsk(raw: string): string[] {
+  const m = TRAILING_ASK.exec(raw);
+  const head = m?.[1];
+  const ask = m?.[2];
+  if (!head || !ask || head.includes('?') || !FIRST_PERSON_OPENING.test(head) || head.split(/\s+/).length < 3)
+    return [raw];
+  return [`${head.replace(/[,;:]+$/, '')}.`, capitalize(ask)];
+}
+
 /** Splits and scores every message of a segment. Tool messages get no sentences. */
 export function analyze(segment: readonly SegmentMessage[], names: Map<string, string>): MessageView[] {
   const all = [...new Set(names.values())];
@@ -203,7 +229,7 @@ export function analyze(segment: readonly SegmentMessage[], names: Map<string, s
     const addressee = findAddressee(segment, i, msg.content, others, names);
     const forms = nameForms(msg.content, all);
     const sentences: Sentence[] = [];
-    for (const raw of splitSentences(normalize(prose(msg.content)))) {
+    for (const raw of splitSentences(normalize(prose(msg.content))).flatMap(splitAsk)) {
       const core = capitalize(resolveRelativeDates(stripInterjections(raw, forms), msg.timestamp));
       const question = /\?["')]*$/.test(core);
       const shift = TOPIC_CUE.test(raw.trim());
@@ -275,7 +301,29 @@ function findAddressee(
   return others.length === 1 ? (others[0] ?? null) : null;
 }
 
-/** Message text without fenced code blocks, which are no prose to rewrite or score. */
+/**
+ * Message text as prose to rewrite and score: fenced code blocks become "(code)", and the
+ * Markdown an assistant writes is read as plain text. Headings, horizontal rules and table
+ * rules are dropped (a heading is no statement: "Tips for packing" would become "Assistant
+ * said that tips for packing"); list and quote markers, emphasis, inline code and links
+ * keep their words only, so a fact never reads "Assistant said that - **Pack** ...".
+ */
 export function prose(content: string): string {
-  return content.replace(/```[\s\S]*?(?:```|$)/g, '\n(code)\n');
+  return content
+    .replace(/```[\s\S]*?(?:```|$)/g, '\n(code)\n')
+    .split('\n')
+    .map(plainLine)
+    .join('\n');
+}
+
+function plainLine(line: string): string {
+  if (/^\s{0,3}#{1,6}(\s|$)/.test(line) || /^\s*([-*_])(\s*\1){2,}\s*$/.test(line)) return '';
+  if (/^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$/.test(line)) return '';
+  return line
+    .replace(/^\s*(?:>\s*)+/, '')
+    .replace(/^\s*(?:[-*+\u2022]|\d{1,3}[.)])\s+/, '')
+    .replace(/!?\[([^\]\n]*)\]\([^)\s]*\)/g, '$1')
+    .replace(/(\*\*|__)(?=\S)([^\n]*?\S)\1/g, '$2')
+    .replace(/(^|[\s("'])([*_])(?=[^\s*_])([^*_\n]*?[^\s*_])\2(?=$|[\s).,;:!?"'])/g, '$1$3')
+    .replace(/`([^`\n]+)`/g, '$1');
 }

@@ -53,12 +53,12 @@ const PATTERNS: [ProfileCategory, RegExp][] = [
   [
     'pet',
     new RegExp(
-      `\\bmy (?:\\w+ )?(?:${ANIMALS})\\b|\\b(?:have|own|adopted|rescued|got) (?:a|an|another|two|three|\\d+) (?:\\w+ )?(?:${ANIMALS})\\b|\\b(?:${ANIMALS}) (?:is )?(?:named|called)\\b`,
+      `\\bmy (?:\\w+ )?(?:${ANIMALS})\\b|\\b(?:have|own|adopted|rescued|got) (?:a|an|another|two|three|\\d+) (?:\\w+ )?(?:${ANIMALS})\\b|\\b(?:${ANIMALS}) (?:is )?(?:named|called)\\b|\\b(?:adopted|rescued) (?:a|an) (?!(?:baby|boy|girl|child|son|daughter|kid|little (?:boy|girl))\\b)[\\w-]+(?: [\\w-]+)? (?:named|called)\\b`,
     ),
   ],
   [
     'diet',
-    /\bi(?:'m| am) (?:a |an |strictly |mostly |fully )?(?:vegetarian|vegan|pescatarian|flexitarian|keto|paleo|gluten-free|dairy-free|kosher|halal|teetotal)\b|\bi (?:don't|do not|never|no longer|can't|cannot) (?:eat|drink)\b|\bmy diet\b|\bi(?:'m| am) on (?:a|the) [\w-]+ diet\b|\bi (?:avoid|gave up|cut out) (?:meat|dairy|gluten|sugar|alcohol|caffeine)\b/,
+    /\bi(?:'m| am) (?:a |an |strictly |mostly |fully )?(?:vegetarian|vegan|pescatarian|flexitarian|keto|paleo|gluten-free|dairy-free|kosher|halal|teetotal)\b|\bi (?:don't|do not|never|no longer|can't|cannot) (?:eat|drink)\b|\bmy diet\b|\bi(?:'m| am) on (?:a|the) [\w-]+ diet\b|\bi(?:'m| am)? (?:trying to )?(?:avoid(?:ing)?|gave up|giv(?:e|ing) up|cut(?:ting)? (?:out|down on|back on)) (?:on )?(?:red meat|meat|dairy|gluten|sugar|alcohol|caffeine|carbs)\b/,
   ],
   ['allergy', /\ballerg(?:y|ies|ic)\b|\bintoleran(?:t|ce)\b|\banaphyla\w*/],
   [
