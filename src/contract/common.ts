@@ -116,11 +116,20 @@ export const Message = z
   });
 export type MessageInput = z.infer<typeof Message>;
 
-/** Text of a message body (content items contribute their text). */
-export function messageText(content: MessageInput['content']): string {
+/** A content item as stored and answered (a message's, or a search answer's looser record). */
+type ContentPart = { type?: unknown; text?: unknown; name?: unknown };
+
+/** Text of a message body (content items contribute their text, others their type and name). */
+export function messageText(content: string | readonly ContentPart[]): string {
   if (typeof content === 'string') return content;
   return content
-    .map((c) => c.text ?? (c.name ? `[${c.type}: ${c.name}]` : `[${c.type}]`))
+    .map((c) =>
+      typeof c.text === 'string'
+        ? c.text
+        : c.name
+          ? `[${String(c.type)}: ${String(c.name)}]`
+          : `[${String(c.type)}]`,
+    )
     .filter(Boolean)
     .join('\n');
 }

@@ -31,17 +31,23 @@ export function leadSentences(text: string, maxChars: number): string {
     if ((out + s).length > maxChars) break;
     out += s;
   }
-  return (out || text.slice(0, maxChars)).trim();
+  return (out || cut(text, maxChars)).trim();
 }
 
 export function sentences(text: string): string[] {
   return (text.match(/[^.!?\n]+[.!?]*/g) ?? []).map((s) => s.trim()).filter((s) => s.length > 0);
 }
 
+/** The first n UTF-16 units of s, one fewer when the cut would split a surrogate pair (an emoji). */
+export function cut(s: string, n: number): string {
+  const code = s.charCodeAt(n - 1);
+  return s.slice(0, code >= 0xd800 && code <= 0xdbff ? n - 1 : n);
+}
+
 /** Text on one line, white space folded, cut to n characters with … when longer. */
 export const clip = (s: string, n: number) => {
   const t = s.replace(/\s+/g, ' ').trim();
-  return t.length <= n ? t : `${t.slice(0, n - 1)}…`;
+  return t.length <= n ? t : `${cut(t, n - 1)}…`;
 };
 
 /** Two words match when equal or, both of 5 letters or more, when their first 5 letters are (learning / learned). */
@@ -59,7 +65,9 @@ export function excerpt(text: string, query: string, maxChars: number): string {
   const parts = flat.match(/[^.!?]+(?:[.!?]+["')\]]*|$)\s*/g)?.map((s) => s.trim()) ?? [flat];
   const asked = new Set([...contentWords(query)].map(wordKey));
   const hits = parts.map((p) => [...contentWords(p)].filter((w) => asked.has(wordKey(w))).length);
-  const best = hits.indexOf(Math.max(...hits));
+  // (a loop, not Math.max(...hits): a turn can hold more sentences than a call has arguments)
+  let best = 0;
+  for (let i = 1; i < hits.length; i++) if (hits[i]! > hits[best]!) best = i;
   if (!asked.size || hits[best]! === 0) return clip(flat, maxChars);
   let from = best;
   let to = best;

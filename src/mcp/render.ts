@@ -96,7 +96,7 @@ export function renderRecall(
   data: SearchData & { topics?: KbSearchHit[] },
   maxTokens: number,
 ): Rendered {
-  const units = rankUnits([...contextUnits(data), ...topicUnits(data.topics)]);
+  const units = rankUnits([...contextUnits(data, undefined, maxTokens * 4), ...topicUnits(data.topics)]);
   if (units.length === 0) {
     const text = `No memories found for "${clip(query, 200)}".`;
     return { text, tokens: tokenCount(text), omitted: 0 };

@@ -8,7 +8,7 @@ import {
   packContext,
 } from '../../src/engine/search/context.js';
 import { LONG_GARAGE_NOTE } from '../helpers/messages.js';
-import { answerOf, fact, turn } from '../helpers/search-data.js';
+import { answerOf, fact, T, turn } from '../helpers/search-data.js';
 
 const answer = (): SearchData =>
   answerOf(
@@ -67,7 +67,16 @@ describe('recall context: units packed whole into a token budget', () => {
     // the episode view (~190 tokens) does not fit 120 tokens; the turn after it does
     const p = packContext(units, 120);
     expect(p.units.map((u) => u.id)).toEqual(['f1', 'm3', 'f2']);
-    expect(p.text).toMatch(/\(2 more omitted to fit max_tokens\)$/);
+    // left out for room: the view; m1 was skipped as a repeat of f1, and is not counted
+    expect(p.text).toMatch(/\n\(1 more omitted to fit max_tokens\)$/);
+    expect(p.omitted).toBe(1);
+  });
+
+  it('says nothing was omitted when every unit fit and one only repeated another', () => {
+    const p = packContext(contextUnits(answer()), 1000);
+    expect(p.units.map((u) => u.id)).toEqual(['f1', 'm3', 'f2']);
+    expect(p.text).not.toMatch(/omitted/);
+    expect(p.omitted).toBe(0);
   });
 
   it('keeps room for the closing line only when a unit is left out, and only as much as it needs', () => {
@@ -115,5 +124,105 @@ describe('recall context: units packed whole into a token budget', () => {
     expect(contextUnits(short)[0]!.text).toBe(
       '- [2025-04-02] Nora: The vet said Pumpkin needs a kidney diet.',
     );
+  });
+
+  it("shows a turn of content items by their text and the others' names, never empty", () => {
+    const data = answerOf(
+      [],
+      [
+        {
+          ...turn('m1', '', 0.6),
+          content: [{ type: 'image', name: 'marmalade-kitten.jpg', uri: 'https://example.invalid/k.jpg' }],
+        } as never,
+        {
+          ...turn('m2', '', 0.5),
+          content: [
+            { type: 'text', text: 'My bike is blue.' },
+            { type: 'image', name: 'bike.jpg' },
+          ],
+        } as never,
+      ],
+    );
+    const text = contextUnits(data).map((u) => u.text);
+    expect(text).toEqual([
+      '- [2025-04-02] Nora: [image: marmalade-kitten.jpg]',
+      '- [2025-04-02] Nora: My bike is blue. [image: bike.jpg]',
+    ]);
+  });
+
+  it('cuts no emoji in half and copes with a turn of any number of sentences', () => {
+    const lone = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+    const parrot = answerOf(
+      [],
+      [turn('m1', `Our parrot Kiwi ${'\u{1F99C}'.repeat(300)} sings all day.`, 0.6)],
+    );
+    parrot.metadata.queries = ['parrot Kiwi'];
+    for (const budget of [100, 1000])
+      expect(packContext(contextUnits(parrot, undefined, budget * 4), budget).text).not.toMatch(lone);
+    // one argument per sentence to Math.max overflowed the stack (a 500 from recall)
+    const chatty = answerOf([], [turn('m1', `${'Fine. '.repeat(150_000)}My tortoise is called Brick.`, 0.6)]);
+    chatty.metadata.queries = ['tortoise Brick'];
+    expect(contextUnits(chatty)[0]!.text).toMatch(
+      /^- \[2025-04-02\] Nora: … (Fine\. )+My tortoise is called Brick\.$/,
+    );
+  });
+
+  it('fits a long turn or fact to the smallest budget instead of leaving it out', () => {
+    const data = answerOf(
+      [fact('f1', `Nora keeps a hamster called Biscuit${', and a wheel'.repeat(40)}.`, 0.7, ['m2'])],
+      [
+        turn(
+          'm1',
+          `${'We talked about the weekend plans at length. '.repeat(12)}Our hamster Biscuit escaped.`,
+          0.6,
+        ),
+      ],
+    );
+    data.metadata.queries = ['hamster Biscuit'];
+    const p = packContext(contextUnits(data, undefined, 100 * 4), 100);
+    expect(p.units.map((u) => u.id)).toEqual(['f1']);
+    expect(p.text).toMatch(
+      /^- Nora keeps a hamster called Biscuit, and a wheel.*…\n\(1 more omitted to fit max_tokens\)$/,
+    );
+    expect(p.text.length).toBeLessThanOrEqual(400);
+    const turnOnly = answerOf([], data.messages as never);
+    turnOnly.metadata.queries = ['hamster Biscuit'];
+    const alone = packContext(contextUnits(turnOnly, undefined, 400), 100);
+    expect(alone.units.map((u) => u.id)).toEqual(['m1']);
+    expect(alone.text).toContain('Our hamster Biscuit escaped.');
+  });
+
+  it("skips a fact that repeats a profile item's turns, as it skips a fact's turn", () => {
+    const data = answerOf([fact('f1', "Kim's sister Lea is a pilot.", 0.8, ['m1'])], []);
+    data.profiles = [
+      {
+        id: 'p1',
+        user_id: 'kim',
+        profile_data: {
+          summary: '',
+          explicit_info: [
+            {
+              item_id: 'ei_1',
+              category: 'relationship',
+              description: "Kim's sister Lea is a pilot.",
+              source_message_ids: ['m1'],
+              updated_at: T,
+            },
+          ],
+          implicit_traits: [
+            {
+              item_id: 'it_1',
+              trait: 'curious',
+              description: 'Kim asks many questions.',
+              source_message_ids: ['m1', 'm2'],
+              updated_at: T,
+            },
+          ],
+        },
+      } as never,
+    ];
+    const p = packContext(contextUnits(data), 1000);
+    expect(p.text).toBe("- (profile) Kim's sister Lea is a pilot.\n- (profile) Kim asks many questions.");
+    expect(p.omitted).toBe(0);
   });
 });

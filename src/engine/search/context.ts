@@ -1,3 +1,4 @@
+import { messageText } from '../../contract/common.js';
 import type { SearchData } from '../../contract/search.js';
 import { clip, excerpt, tokenCount } from '../text.js';
 
@@ -54,6 +55,11 @@ export const EMBEDDER_UNAVAILABLE = 'embedder unavailable';
 export const unitsFor = (meta: Pick<SearchData['metadata'], 'method' | 'degraded_reason'>) =>
   meta.method === 'keyword' || meta.degraded_reason === EMBEDDER_UNAVAILABLE ? KEYWORD_UNITS : DEFAULT_UNITS;
 
+/** The closing line of a context that left units out. */
+const omittedNote = (n: number) => `(${n} more omitted to fit max_tokens)`;
+/** Room a unit leaves for the closing line (and its line break) at any budget. */
+const NOTE_ROOM = omittedNote(99_999).length + 1;
+
 /** Longest summary in an episode view, longest turn and longest fact, in characters. */
 const VIEW_SUMMARY_CHARS = 240;
 const TURN_CHARS = 480;
@@ -62,22 +68,40 @@ const FACT_CHARS = 400;
 const VIEW_FACTS = 2;
 
 const day = (iso: string) => iso.slice(0, 10);
-/** A turn's content as plain text (the text parts of a multi-part content). */
-export const contentText = (c: SearchData['unprocessed_messages'][number]['content']) =>
-  typeof c === 'string' ? c : c.map((i) => (typeof i['text'] === 'string' ? i['text'] : '')).join(' ');
+/**
+ * A turn's content as text, as it is searched: a multi-part content's text parts, and its
+ * other parts by type and name ("[image: kitten.jpg]"), so a turn found by its image's name
+ * does not render empty.
+ */
+export const contentText = (c: SearchData['unprocessed_messages'][number]['content']) => messageText(c);
 
-/** Every unit of a search answer, best first (profile items lead, in their own order). */
-export function contextUnits(data: SearchData, opts: UnitOptions = unitsFor(data.metadata)): ContextUnit[] {
+/**
+ * Every unit of a search answer, best first (profile items lead, in their own order). With
+ * `maxChars` (the budget the units are packed into), a fact or turn longer than the budget
+ * less the closing line is cut to fit it: at the smallest budget a long turn still shows its
+ * part about the question instead of nothing.
+ */
+export function contextUnits(
+  data: SearchData,
+  opts: UnitOptions = unitsFor(data.metadata),
+  maxChars = Number.POSITIVE_INFINITY,
+): ContextUnit[] {
   const units: ContextUnit[] = [];
+  const room = (prefix: string, cap: number) =>
+    Math.max(40, Math.min(cap, maxChars - NOTE_ROOM - prefix.length));
   for (const p of data.profiles) {
     const d = p.profile_data;
-    for (const i of [...d.explicit_info, ...d.implicit_traits])
+    // An explicit item rests on the turns it was said in; a trait on counts over many turns, which it does not show.
+    for (const [i, sources] of [
+      ...d.explicit_info.map((i) => [i, i.source_message_ids ?? []] as const),
+      ...d.implicit_traits.map((i) => [i, []] as const),
+    ])
       units.push({
         kind: 'profile',
         id: i.item_id,
-        text: `- (profile) ${clip(i.description, 300)}`,
+        text: `- (profile) ${clip(i.description, room('- (profile) ', 300))}`,
         score: Number.POSITIVE_INFINITY,
-        sources: [],
+        sources: [...sources],
       });
   }
   for (const e of data.episodes) {
@@ -86,7 +110,7 @@ export function contextUnits(data: SearchData, opts: UnitOptions = unitsFor(data
       units.push({
         kind: 'fact',
         id: f.id,
-        text: `- ${prefix}${clip(f.content, FACT_CHARS)}`,
+        text: `- ${prefix}${clip(f.content, room(`- ${prefix}`, FACT_CHARS))}`,
         score: f.score,
         sources: f.source_message_ids,
       });
@@ -105,14 +129,16 @@ export function contextUnits(data: SearchData, opts: UnitOptions = unitsFor(data
   }
   // A long turn shows the part the question is about (the search's words), not only its start.
   const asked = data.metadata.queries.join(' ');
-  for (const m of [...data.messages, ...data.unprocessed_messages])
+  for (const m of [...data.messages, ...data.unprocessed_messages]) {
+    const head = `- [${day(m.timestamp)}] ${m.sender_name ?? m.sender_id}: `;
     units.push({
       kind: 'message',
       id: m.id,
-      text: `- [${day(m.timestamp)}] ${m.sender_name ?? m.sender_id}: ${excerpt(contentText(m.content), asked, TURN_CHARS)}`,
+      text: `${head}${excerpt(contentText(m.content), asked, room(head, TURN_CHARS))}`,
       score: (m.score ?? 0) * opts.messageWeight,
       sources: [m.id],
     });
+  }
   for (const c of data.agent_cases)
     units.push({
       kind: 'agent_case',
@@ -147,12 +173,9 @@ export interface PackedContext {
   tokens: number;
   /** Units taken, in order. */
   units: ContextUnit[];
-  /** Units left out (did not fit, or repeated what was taken). */
+  /** Units left out for room (not those skipped for repeating what was taken). */
   omitted: number;
 }
-
-/** The closing line of a context that left units out. */
-const omittedNote = (n: number) => `(${n} more omitted to fit max_tokens)`;
 
 /**
  * Packs units (best first) into maxTokens with a strict fit; the text is at most maxTokens.
@@ -164,7 +187,7 @@ export function packContext(units: readonly ContextUnit[], maxTokens: number): P
   let packed = fill(units, limit);
   if (packed.tooLong > 0) packed = fill(units, Math.max(0, limit - omittedNote(units.length).length - 1));
   const taken = packed.taken;
-  const omitted = units.length - taken.length;
+  const omitted = packed.tooLong;
   let text = taken.map((u) => u.text).join('\n');
   if (omitted > 0) {
     const note = `${text ? '\n' : ''}${omittedNote(omitted)}`;
