@@ -234,8 +234,9 @@ describe('LlmExtractor', () => {
     expect(out.episode.subject).toBe('Chess club');
     expect(out.episode.facts).toEqual([
       { content: 'Rosa went to a chess club on 7 May 2023.', message_ids: ['m1', 'm3'] },
-      // No usable sources: the fact rests on the whole segment.
-      { content: 'Rosa wants to become a pilot.', message_ids: ['m1', 'm2', 'm3'] },
+      // No usable sources: the fact rests on the turn sharing the most of its words, not on
+      // the whole segment (which recall would take for every turn shown).
+      { content: 'Rosa wants to become a pilot.', message_ids: ['m3'] },
     ]);
     expect(out.profiles).toEqual([
       {
@@ -353,9 +354,7 @@ describe('LlmExtractor', () => {
     expect(out.episode.episode).toContain('Dana said: "Look up the weather."');
     expect(out.episode.episode).toContain('a1 said: "Checking." and called the tool lookup');
     expect(out.episode.summary.length).toBeGreaterThan(0);
-    expect(out.episode.facts).toEqual([
-      { content: 'Dana asked for the weather.', message_ids: ['m1', 'm2'] },
-    ]);
+    expect(out.episode.facts).toEqual([{ content: 'Dana asked for the weather.', message_ids: ['m1'] }]);
     expect(out.cases[0]).toMatchObject({ agent_id: 'a1', quality_score: 0, key_insight: null });
   });
 

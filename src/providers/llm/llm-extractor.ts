@@ -11,6 +11,7 @@ import type {
   ProfileObservation,
   SegmentMessage,
 } from '../../core/ports.js';
+import { contentStems } from '../offline/text.js';
 import {
   clip,
   EXTRACT_SYSTEM,
@@ -172,7 +173,6 @@ export function mapExtraction(
   segment: readonly SegmentMessage[],
   ctx: { humans: readonly string[]; agents: readonly string[] },
 ): Extraction {
-  const allIds = segment.map((m) => m.id);
   const ids = (refs: readonly (number | string)[], fallback: string[]) => {
     const out: string[] = [];
     for (const ref of refs) {
@@ -185,10 +185,12 @@ export function mapExtraction(
   };
 
   const facts: ExtractedFact[] = [];
+  const stems = segment.map((m) => new Set(contentStems(m.content)));
   for (const f of reply.facts.slice(0, LIMITS.items)) {
     const content = clip1(typeof f === 'string' ? f : f.content, LIMITS.fact);
     if (!content) continue;
-    facts.push({ content, message_ids: typeof f === 'string' ? allIds : ids(f.sources, allIds) });
+    const cited = typeof f === 'string' ? [] : ids(f.sources, []);
+    facts.push({ content, message_ids: cited.length ? cited : closestTurns(content, segment, stems) });
   }
 
   // Profiles: humans only, model's names resolved to ids, duplicates merged.
@@ -300,4 +302,22 @@ function clip1(s: string, max: number): string {
 /** Clamped to [0, 1]; 0.5 when not a number. */
 function unit(n: number): number {
   return Number.isFinite(n) ? Math.min(1, Math.max(0, n)) : 0.5;
+}
+
+/**
+ * The turns a fact that cites none rests on: those sharing the most of its content words, or
+ * the whole segment when none shares any. A fact resting on every turn of its segment would
+ * stand for all of them (recall skips a turn a fact already shows), so a model's plain string
+ * fact would hide every other turn of the conversation.
+ */
+function closestTurns(
+  content: string,
+  segment: readonly SegmentMessage[],
+  stems: readonly Set<string>[],
+): string[] {
+  const words = new Set(contentStems(content));
+  const shared = stems.map((s) => [...words].filter((w) => s.has(w)).length);
+  const best = Math.max(0, ...shared);
+  if (best === 0) return segment.map((m) => m.id);
+  return segment.filter((_, i) => shared[i] === best).map((m) => m.id);
 }
