@@ -46,6 +46,27 @@ describe.each(DRIVERS)('MCP first use [%s]', (driver) => {
     expect(JSON.stringify(got.episodes[0]).toLowerCase()).toContain('lapsang');
   });
 
+  it("recalls an agent's own note by its agent_id once extracted, and forgets it when the agent is deleted", async () => {
+    const r = await call(a, 'remember', {
+      note: 'The staging database password rotates every Friday at noon.',
+      agent_id: 'ops-bot',
+    });
+    expect((await waitTask(a, r.structuredContent.task_id)).status).toBe('success');
+    const recall = async () =>
+      (await ok(a, 'recall', { query: 'when does the staging password rotate', agent_id: 'ops-bot' }))
+        .context;
+    expect(await recall()).toContain('rotates every Friday at noon');
+    // not anyone else's
+    const other = await ok(a, 'recall', { query: 'when does the staging password rotate', user_id: 'nell' });
+    expect(other.context).not.toContain('Friday');
+    const deleted = await s.call('POST', '/api/v2/memory/delete', {
+      key: await s.key('tenant-a'),
+      body: { agent_id: 'ops-bot' },
+    });
+    expect(deleted.status).toBe(200);
+    expect(await recall()).not.toContain('Friday');
+  });
+
   it('says what is still buffered, and extracts an idle session without a flush', async () => {
     const messages = [
       user('otto', 'I am planning a hiking trip to the Dolomites in September.', T0),

@@ -95,8 +95,18 @@ export async function deleteByScope(deps: MemoryDeps, ctx: Ctx, input: DeleteInp
     } else if (input.agent_id != null) {
       const agent = input.agent_id;
       const sent = `${scope} AND sender_id = $4 AND ($5::text IS NULL OR session_id = $5)`;
-      await lockTurns(tx, sent, [...base, agent, session]);
+      await lockTurns(
+        tx,
+        `${scope} AND (sender_id = $4 OR owner_ids @> ARRAY[$4]::text[]) AND ($5::text IS NULL OR session_id = $5)`,
+        [...base, agent, session],
+      );
       await deleteMessages(tx, sent, [...base, agent, session]);
+      // Turns of a conversation of agents alone are owned by its agents (extract.ts).
+      await tx.query(
+        `UPDATE messages SET owner_ids = array_remove(owner_ids, $4)
+         WHERE ${scope} AND owner_ids @> ARRAY[$4]::text[] AND ($5::text IS NULL OR session_id = $5)`,
+        [...base, agent, session],
+      );
       const cases = await tx.query<{ id: string }>(
         `UPDATE agent_cases SET deleted_at = now(), updated_at = now()
          WHERE ${scope} AND agent_id = $4 AND ($5::text IS NULL OR session_id = $5) RETURNING id`,

@@ -64,14 +64,20 @@ export async function extractSegment(
     );
     if (locked!.n !== pending.length) return locked!.n ? 'changed' : undefined;
     // The turns are owned from now on like the episode made from them (their humans), in
-    // the statement that writes the extraction.
+    // the statement that writes the extraction; a conversation of agents alone (an agent's
+    // own note) by its agents, so an agent still finds what it said once it is extracted.
     const ids = await writeExtraction(tx, ctx, scope, segmentId, segment, humans, extraction, vectors, {
       locked: true,
       last: {
         sql: `UPDATE messages m SET state = 'extracted', owner_ids = ARRAY(SELECT jsonb_array_elements_text($3::jsonb)),
                      embedding = coalesce(($4::jsonb ->> m.id)::vector, m.embedding)
               WHERE tenant_id = $1 AND segment_id = $2 AND state = 'segmented'`,
-        params: [ctx.tenantId, segmentId, JSON.stringify(humans), JSON.stringify(turnVectors)],
+        params: [
+          ctx.tenantId,
+          segmentId,
+          JSON.stringify(humans.length ? humans : agents),
+          JSON.stringify(turnVectors),
+        ],
       },
     });
     const casesByAgent = new Set(extraction.cases.map((c) => c.agent_id));
