@@ -78,4 +78,44 @@ describe('a question that names a person', () => {
       aboutSomeoneElse('What does Ines collect?', [new Set(['nora']), new Set(['theo'])]),
     ).toBeUndefined();
   });
+
+  it('knows a person whose name is a common word, when the question writes it as a name', () => {
+    const d = answerOf(
+      [
+        fact('f1', 'Nora collects stamps from Iceland.', 0.9, ['m1']),
+        fact('f2', 'Once a month, Will collects old maps of Flanders.', 0.8, ['m2']),
+      ],
+      [
+        turn('m1', 'I collect stamps, mostly from Iceland.', 0.8),
+        turn('m2', 'I collect old maps.', 0.7, 'Will'),
+      ],
+    );
+    const h = { episodes: d.episodes, messages: d.messages, unprocessed: [] };
+    expect(answerPeople(h.messages).map((p) => [...p])).toEqual([['nora'], ['will']]);
+    expect(facts(focusOnNamedPeople('What does Will collect?', h))).toEqual([
+      ['f2', 0.8],
+      ['f1', 0.72],
+    ]);
+    expect(turns(focusOnNamedPeople('What does Will collect?', h))).toEqual([
+      ['m2', 0.7],
+      ['m1', 0.64],
+    ]);
+    // the common word itself names nobody: "will" in lower case, or opening the question
+    expect(turns(focusOnNamedPeople('What will Nora collect next?', h))).toEqual([
+      ['m1', 0.8],
+      ['m2', 0.56],
+    ]);
+    for (const q of ['What will Nora collect next?', 'Will they collect stamps?'])
+      expect(facts(focusOnNamedPeople(q, h)), q).toEqual(
+        q.includes('Nora')
+          ? [
+              ['f1', 0.9],
+              ['f2', 0.64],
+            ]
+          : [
+              ['f1', 0.9],
+              ['f2', 0.8],
+            ],
+      );
+  });
 });

@@ -24,16 +24,34 @@ export interface PeopleHits {
   unprocessed: Turn[];
 }
 
-/** The words of each distinct sender display name among the turns. */
+/** The words of each distinct sender display name among the turns (a common word too: "Will"). */
 export function answerPeople(turns: readonly Pick<Turn, 'sender_name'>[]): Set<string>[] {
   const byName = new Map<string, Set<string>>();
   for (const m of turns) {
     const name = m.sender_name?.trim().toLowerCase();
     if (!name || byName.has(name)) continue;
-    const words = contentWords(name);
+    const words = new Set((name.match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length > 1));
     if (words.size) byName.set(name, words);
   }
   return [...byName.values()];
+}
+
+/**
+ * The words a text may name someone by: its content words, and a common word written
+ * capitalised where no sentence opens ("What does Will collect?", "Bill", "May"), which the
+ * content words leave out.
+ */
+export function namingWords(text: string): Set<string> {
+  const out = contentWords(text);
+  let opening = true;
+  for (const [t] of text.matchAll(/[.!?:]|[\p{L}\p{N}]+/gu)) {
+    if (t === '.' || t === '!' || t === '?' || t === ':') opening = true;
+    else {
+      if (!opening && /^\p{Lu}\p{Ll}+$/u.test(t)) out.add(t.toLowerCase());
+      opening = false;
+    }
+  }
+  return out;
 }
 
 /**
@@ -44,7 +62,7 @@ export function aboutSomeoneElse(
   query: string,
   people: readonly Set<string>[],
 ): ((text: string) => boolean) | undefined {
-  const asked = contentWords(query);
+  const asked = namingWords(query);
   const named = new Set<string>();
   const others: Set<string>[] = [];
   for (const p of people) {
@@ -55,13 +73,13 @@ export function aboutSomeoneElse(
   if (!named.size || !others.length) return undefined;
   const otherWords = [...new Set(others.flatMap((p) => [...p]))].filter((w) => !named.has(w));
   return (text) => {
-    const words = contentWords(text);
+    const words = namingWords(text);
     return ![...named].some((w) => words.has(w)) && otherWords.some((w) => words.has(w));
   };
 }
 
-/** A turn's text as the step reads it: who said it and what. */
-const turnText = (m: Turn) => `${m.sender_name ?? ''}: ${contentText(m.content)}`;
+/** A turn's text as the step reads it: who said it (not opening a sentence: namingWords) and what. */
+const turnText = (m: Turn) => `said by ${m.sender_name ?? ''}: ${contentText(m.content)}`;
 
 const lowered = (s: number, weight: number) => round(s >= 0 ? s * weight : s / weight);
 /** Best score first; equal scores keep their order (Array.prototype.sort is stable). */
