@@ -91,7 +91,7 @@ export function contextUnits(
     Math.max(40, Math.min(cap, maxChars - NOTE_ROOM - prefix.length));
   for (const p of data.profiles) {
     const d = p.profile_data;
-    // An explicit item rests on the turns it was said in; a trait on counts over many turns, which it does not show.
+    // An explicit item rests on the turns it was said in; a trait on counts over many turns it does not show.
     for (const [i, sources] of [
       ...d.explicit_info.map((i) => [i, i.source_message_ids ?? []] as const),
       ...d.implicit_traits.map((i) => [i, []] as const),
