@@ -13,6 +13,10 @@ describe('a question the user asks about herself', () => {
     'Tell me about my allergies',
     'what did i say about the budget',
     'Could you recommend a film for me to watch tonight?',
+    'can you remind us where we parked?',
+    'Did we fly to the US in May?',
+    'What did I read about World War I?',
+    'REMIND US WHERE WE PARKED',
   ])('%s -> about herself', (q) => {
     expect(asksAboutSelf(q)).toBe(true);
   });
@@ -28,6 +32,11 @@ describe('a question the user asks about herself', () => {
     'What is a good beagle toy?',
     'Could you list the hotels you recommended to me?',
     'Can you recommend a film?',
+    // "US" the country, "I" the numeral
+    'Do Portuguese citizens need a visa for the US?',
+    'When did Theo move to the US?',
+    'What started World War I?',
+    'Is Type I diabetes hereditary?',
   ])('%s -> not about herself', (q) => {
     expect(asksAboutSelf(q)).toBe(false);
   });

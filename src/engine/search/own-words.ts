@@ -33,13 +33,23 @@ const OPENING = new RegExp(
   'i',
 );
 const FIRST_PERSON = /\b(?:i|me|my|mine|myself|we|us|our|ours|ourselves)\b/i;
+/**
+ * Capitals that are not the first person: "US", the country (unless the whole question is
+ * in capitals, where it may be "us"), and the numeral "I" after a word that numbers
+ * ("World War I", "Part I", "Type I").
+ */
+const COUNTRY = /\bUS\b/g;
+const NUMERAL =
+  /\b(?:War|Part|Phase|Chapter|Act|Book|Volume|Type|Stage|Class|Grade|Level|Section|Article|Title)\s+I\b(?!')/g;
 const SPOKEN_TO = /\b(?:you|your|yours|yourself|assistant|chatbot|bot)\b/i;
 
 /** True for a question in the first person that does not speak to or of the assistant. */
 export function asksAboutSelf(query: string): boolean {
   let q = query;
   for (let rest = q.replace(OPENING, ''); rest !== q; rest = q.replace(OPENING, '')) q = rest;
-  return FIRST_PERSON.test(q) && !SPOKEN_TO.test(q);
+  let persons = q.replace(NUMERAL, ' ');
+  if (/\p{Ll}/u.test(q)) persons = persons.replace(COUNTRY, ' ');
+  return FIRST_PERSON.test(persons) && !SPOKEN_TO.test(q);
 }
 
 /**
