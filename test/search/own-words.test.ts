@@ -17,6 +17,12 @@ describe('a question the user asks about herself', () => {
     'Did we fly to the US in May?',
     'What did I read about World War I?',
     'REMIND US WHERE WE PARKED',
+    // a closing "thank you" is as polite as "thanks"
+    'Where do I work? Thanks!',
+    'Where do I work? Thank you!',
+    'where do i work, thank you so much',
+    'Thank you! Where did we park?',
+    'What is my sister called? Thank you very much :)',
   ])('%s -> about herself', (q) => {
     expect(asksAboutSelf(q)).toBe(true);
   });
@@ -37,6 +43,10 @@ describe('a question the user asks about herself', () => {
     'When did Theo move to the US?',
     'What started World War I?',
     'Is Type I diabetes hereditary?',
+    // thanks for something the assistant did, or a "you" beside the thanks
+    'What did I thank you for yesterday?',
+    'Thank you for the tips, which hotel did you suggest for my trip?',
+    'Where do I work? Thank you, you are great!',
   ])('%s -> not about herself', (q) => {
     expect(asksAboutSelf(q)).toBe(false);
   });

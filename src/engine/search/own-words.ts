@@ -42,6 +42,13 @@ const COUNTRY = /\bUS\b/g;
 const NUMERAL =
   /\b(?:War|Part|Phase|Chapter|Act|Book|Volume|Type|Stage|Class|Grade|Level|Section|Article|Title)\s+I\b(?!')/g;
 const SPOKEN_TO = /\b(?:you|your|yours|yourself|assistant|chatbot|bot)\b/i;
+/**
+ * A "thank you" standing on its own ("Where do I work? Thank you!", "..., thank you so
+ * much"): politeness, as "thanks" is, not a question about the assistant. Taken off (the
+ * punctuation before it kept) before the question is read for the assistant.
+ */
+const THANK_YOU =
+  /(^|[.!?,;:]\s*)thank\s+you(?:\s+(?:so|very)\s+much|\s+a\s+lot|\s+kindly|\s+again|\s+in\s+advance)?(?=[^\p{L}\p{N}]*(?:[.!?,;:]|$))/giu;
 
 /** True for a question in the first person that does not speak to or of the assistant. */
 export function asksAboutSelf(query: string): boolean {
@@ -49,7 +56,7 @@ export function asksAboutSelf(query: string): boolean {
   for (let rest = q.replace(OPENING, ''); rest !== q; rest = q.replace(OPENING, '')) q = rest;
   let persons = q.replace(NUMERAL, ' ');
   if (/\p{Ll}/u.test(q)) persons = persons.replace(COUNTRY, ' ');
-  return FIRST_PERSON.test(persons) && !SPOKEN_TO.test(q);
+  return FIRST_PERSON.test(persons) && !SPOKEN_TO.test(q.replace(THANK_YOU, '$1'));
 }
 
 /**
