@@ -60,6 +60,22 @@ describe.each(DRIVERS)('memory search: agentic and rerank [%s]', (driver) => {
     expect(r.episodes[0]!.id).toBe(kayak);
   });
 
+  it.each(['🐱', '???'])(
+    'without an LLM, a question that matches nothing (%j) is not expanded',
+    async (query) => {
+      const hybrid = await f.search.search({ tenantId: 'tenant-a' }, parse({ user_id: 'ann', query }));
+      const r = await f.search.search(
+        { tenantId: 'tenant-a' },
+        parse({ user_id: 'ann', query, method: 'agentic' }),
+      );
+      // The nearest memories come back at 0: nothing to take words from.
+      expect(hybrid.episodes.length).toBeGreaterThan(0);
+      expect(Math.max(...hybrid.episodes.map((e) => e.score))).toBe(0);
+      expect(r.metadata).toMatchObject({ degraded: true, rounds: 1, queries: [query] });
+      expect(r.episodes.map((e) => [e.id, e.score])).toEqual(hybrid.episodes.map((e) => [e.id, e.score]));
+    },
+  );
+
   it('with an LLM, rounds continue until it judges the memories sufficient', async () => {
     const before = fake.requestsTo('chat').length;
     fake.script(

@@ -20,10 +20,16 @@ export const FOLLOW_UP_WEIGHT = 0.9;
 export const EXPANSION_WEIGHT = 0.8;
 export const DEFAULT_MAX_ROUNDS = 3;
 
+/** A hit of a round: its text and its score. */
+export interface RoundHit {
+  text: string;
+  score: number;
+}
+
 export interface AgenticRound {
-  /** Retrieves for these queries; returns the texts of the best hits, best first. */
-  retrieve(queries: string[], weights: number[]): Promise<string[]>;
-  /** Offline expansion of the question from the first round's hits. */
+  /** Retrieves for these queries; returns the best hits, best first. */
+  retrieve(queries: string[], weights: number[]): Promise<RoundHit[]>;
+  /** Offline expansion of the question from the texts of the first round's hits. */
   expand(hits: string[]): Promise<string | undefined>;
 }
 
@@ -64,7 +70,7 @@ export async function runAgentic(
         hits.length
           ? hits
               .slice(0, 15)
-              .map((h, i) => `${i + 1}. ${h}`)
+              .map((h, i) => `${i + 1}. ${h.text}`)
               .join('\n')
           : '(none)'
       }`;
@@ -89,14 +95,21 @@ export async function runAgentic(
   }
 }
 
+/**
+ * Round two of a degraded search: the question plus its expansion from the hits that matched
+ * it (score above 0). A hit that scored 0 matched nothing of the question (a question of an
+ * emoji or punctuation still gets the nearest memories): expanding from it would search for
+ * those memories' own words. No such hit, no expansion.
+ */
 async function offline(
   round: AgenticRound,
-  hits: string[],
+  hits: RoundHit[],
   queries: string[],
   weights: number[],
   reason: string,
 ): Promise<AgenticResult> {
-  const expanded = await round.expand(hits);
+  const matched = hits.filter((h) => h.score > 0).map((h) => h.text);
+  const expanded = matched.length ? await round.expand(matched) : undefined;
   if (!expanded) return { queries, weights, rounds: 1, degraded: true, reason };
   return {
     queries: [...queries, expanded],

@@ -5,7 +5,7 @@ import type { Embedder, Llm, Reranker } from '../../core/ports.js';
 import { PROFILE_COLUMNS, type ProfileRow, profileItem } from '../memory/serialize.js';
 import { VectorIndex } from '../vector-index.js';
 import { loadCases, loadSkills, rankCases, rankSkills, type SearchCase, type SearchSkill } from './agent.js';
-import { DEFAULT_MAX_ROUNDS, runAgentic } from './agentic.js';
+import { DEFAULT_MAX_ROUNDS, type RoundHit, runAgentic } from './agentic.js';
 import { bestFacts } from './best-facts.js';
 import { EMBEDDER_UNAVAILABLE } from './context.js';
 import { type EpisodeQuery, loadEpisodes, rankEpisodes, type SearchEpisode } from './episodes.js';
@@ -58,8 +58,8 @@ interface Retrieved {
   /** Extracted turns and turns not yet extracted. */
   messages: ScoredMessage[];
   unprocessed: MessageHit[];
-  /** Texts of the best hits, best first (for agentic judgement and expansion). */
-  texts: string[];
+  /** The best hits, best first (for agentic judgement and expansion). */
+  texts: RoundHit[];
 }
 
 export class SearchService {
@@ -206,9 +206,9 @@ export class SearchService {
           .flatMap((e, rank) => e.atomic_facts.map((f) => ({ f, rank, date: e.timestamp.slice(0, 10) })))
           .sort((a, b) => b.f.score - a.f.score || a.rank - b.rank)
           .slice(0, 10)
-          .map(({ f, date }) => `[${date}] ${f.content}`),
-        ...cases.map((c) => `${c.task_intent}: ${c.approach}`),
-        ...skills.map((k) => `${k.name}: ${k.description}`),
+          .map(({ f, date }) => ({ text: `[${date}] ${f.content}`, score: f.score })),
+        ...cases.map((c) => ({ text: `${c.task_intent}: ${c.approach}`, score: c.score })),
+        ...skills.map((k) => ({ text: `${k.name}: ${k.description}`, score: k.score })),
       ];
       last = { key, result };
       return result;
