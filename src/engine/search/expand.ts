@@ -76,9 +76,15 @@ export async function expandQuery(
     const prev = best.get(r.lexeme);
     if (!prev || before(cand, prev) < 0) best.set(r.lexeme, cand);
   }
-  const picked = [...best.values()]
-    .sort(before)
-    .slice(0, opts.words ?? EXPANSION_WORDS)
-    .map((x) => x.word);
+  // A word of several lexemes ("O'Brien": o, brien; "follow-up": follow-up, follow, up) can
+  // be the best word of each: it is appended once.
+  const picked: string[] = [];
+  const taken = new Set<string>();
+  for (const { word } of [...best.values()].sort(before)) {
+    if (picked.length === (opts.words ?? EXPANSION_WORDS)) break;
+    if (taken.has(word.toLowerCase())) continue;
+    taken.add(word.toLowerCase());
+    picked.push(word);
+  }
   return picked.length ? `${query} ${picked.join(' ')}` : undefined;
 }
