@@ -113,16 +113,20 @@ export async function expandTerms(q: Sql, scope: SearchScope, terms: readonly st
     if (k.keys.some((t) => have.has(t))) for (const a of k.answers) if (!have.has(a)) out.add(a);
   const roots = [...new Set(terms.map(lexemeRoot).filter((r): r is string => r !== undefined))];
   if (roots.length) {
-    // The range lets the primary key narrow the scan; left() is the exact test.
+    // The range lets the primary key narrow the scan; left() is the exact test. Its upper
+    // bound is the root and the largest code point, U+10FFFF, after every character a
+    // lexeme holds ("fiancé" for the root "fianc": under the C collation 'é' sorts after any
+    // ASCII letter).
     const rows = await q.query<{ term: string }>(
       `SELECT DISTINCT s.term FROM jsonb_array_elements_text($5::jsonb) AS r(root)
        CROSS JOIN LATERAL (
          SELECT term FROM search_counts
          WHERE tenant_id = $1 AND app_id = $2 AND project_id = $3 AND kind IN ('fact', 'episode')
-           AND owner_id = $4 AND term >= r.root AND term <= r.root || 'zzzzzzzz'
+           AND owner_id = $4 AND term >= r.root AND term <= r.root || chr(1114111)
            AND left(term, length(r.root)) = r.root AND length(term) <= length(r.root) + 6
          GROUP BY term HAVING sum(docs) > 0
-         ORDER BY sum(docs) DESC, term LIMIT ${PER_ROOT}) s`,
+         ORDER BY sum(docs) DESC, term LIMIT ${PER_ROOT}) s
+       ORDER BY s.term`,
       [scope.tenantId, scope.appId, scope.projectId, scope.ownerId, JSON.stringify(roots)],
     );
     for (const r of rows) if (!have.has(r.term)) out.add(r.term);
