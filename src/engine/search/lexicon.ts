@@ -32,9 +32,12 @@ const KINDS: readonly (readonly [string, string])[] = [
   ['age old born birthday', 'born birthday years old age'],
 ];
 
-/** Queries about how things are now: the newest memory of a slot wins (episodes.ts). */
+/**
+ * Queries about how things are now: the newest memory of a slot wins (episodes.ts). Not the
+ * still of a set phrase: "still life" (the painting), "still water" (the drink).
+ */
 export const CURRENT_STATE =
-  /\b(?:now|currently|current|these days|nowadays|at the moment|at present|still|anymore|any more|latest|most recent)\b/i;
+  /\b(?:now|currently|current|these days|nowadays|at the moment|at present|still(?!\s+(?:life|lifes|waters?)\b)|anymore|any more|latest|most recent)\b/i;
 
 /** Derivational endings cut from a lexeme to find its root (longest first). */
 const SUFFIXES = [
