@@ -15,14 +15,16 @@ import type { SearchScope } from './scope.js';
  * Expansions form a second query of lower weight (service.ts), so a memory using the
  * question's own words still ranks first when both exist.
  */
-const KINDS: readonly (readonly [string, string])[] = [
+const KINDS: readonly (readonly [string, string, string?])[] = [
   [
     'pet pets animal animals',
     'dog dogs puppy cat cats kitten hamster rabbit parrot bird fish horse tortoise ferret',
   ],
   ['diet diets eat eats food foods', 'vegetarian vegan pescatarian gluten dairy meat keto kosher halal'],
   ['allergy allergies allergic', 'allergic allergy intolerant intolerance'],
-  ['live lives living home city town reside based', 'live moved move relocated based'],
+  // "home", "city" and "town" name the kind in a question, but a fact holding them is not
+  // always about where one lives ("got home late"): they are cues, not the slot.
+  ['live lives living reside based', 'live moved move relocated based', 'home city town'],
   ['job work works career occupation profession employer', 'job work works hired employer career profession'],
   [
     'family relatives',
@@ -65,17 +67,24 @@ const MIN_ROOT = 4;
 const PER_ROOT = 6;
 
 interface KindLexemes {
+  /** Words naming the kind in a question, and of its slot. */
   keys: string[];
   answers: string[];
+  /** Words naming the kind in a question only. */
+  cues: string[];
 }
+
+/** True when the question's lexemes name the kind. */
+const names = (k: KindLexemes, have: ReadonlySet<string>) => [...k.keys, ...k.cues].some((t) => have.has(t));
 
 let kinds: Promise<KindLexemes[]> | undefined;
 
 function kindLexemes(q: Sql): Promise<KindLexemes[]> {
   kinds ??= Promise.all(
-    KINDS.map(async ([keys, answers]) => ({
+    KINDS.map(async ([keys, answers, cues]) => ({
       keys: await queryLexemes(q, keys),
       answers: await queryLexemes(q, answers),
+      cues: cues ? await queryLexemes(q, cues) : [],
     })),
   ).catch((err) => {
     kinds = undefined;
@@ -99,7 +108,7 @@ export async function slotLexemes(q: Sql, terms: readonly string[]): Promise<str
   const have = new Set(terms);
   const out = new Set<string>();
   for (const k of await kindLexemes(q))
-    if (k.keys.some((t) => have.has(t))) for (const x of [...k.keys, ...k.answers]) out.add(x);
+    if (names(k, have)) for (const x of [...k.keys, ...k.answers]) out.add(x);
   return [...out];
 }
 
@@ -113,7 +122,7 @@ export async function expandTerms(q: Sql, scope: SearchScope, terms: readonly st
   const have = new Set(terms);
   const out = new Set<string>();
   for (const k of await kindLexemes(q))
-    if (k.keys.some((t) => have.has(t))) for (const a of k.answers) if (!have.has(a)) out.add(a);
+    if (names(k, have)) for (const a of k.answers) if (!have.has(a)) out.add(a);
   const roots = [...new Set(terms.map(lexemeRoot).filter((r): r is string => r !== undefined))];
   if (roots.length) {
     // The range lets the primary key narrow the scan; left() is the exact test. Its upper

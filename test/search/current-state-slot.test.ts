@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SearchInput } from '../../src/contract/search.js';
+import { DRIVERS } from '../helpers/drivers.js';
+import { type Fixture, HOUR, openFixture, seedEpisode, T0 } from './seed.js';
+
+/**
+ * "Where does she live now?" weighs the facts about living and moving (episodes.ts,
+ * newestWins): a newer fact that only holds a word naming the kind in a question ("got home
+ * late", "the city marathon") is not of that slot and takes nothing from the move.
+ */
+describe.each(DRIVERS)('current state: the slot is where one lives, not every "home" [%s]', (driver) => {
+  let f: Fixture;
+  const run = (input: Record<string, unknown>) =>
+    f.search.search({ tenantId: 'tenant-a' }, SearchInput.parse(input));
+
+  beforeAll(async () => {
+    f = await openFixture(driver);
+    await seedEpisode(f, {
+      owners: ['zoe'],
+      ts: T0,
+      subject: 'Zoe in Lisbon',
+      facts: ['Zoe lives in Lisbon'],
+    });
+    await seedEpisode(f, {
+      owners: ['zoe'],
+      ts: T0 + HOUR,
+      subject: 'Zoe moves',
+      facts: ['Zoe moved to Porto with her partner'],
+    });
+    await seedEpisode(f, {
+      owners: ['zoe'],
+      ts: T0 + 2 * HOUR,
+      subject: 'a late night',
+      facts: ['Zoe got home very late after the jazz concert in the city'],
+    });
+  });
+  afterAll(() => f.database.drop());
+
+  for (const method of ['hybrid', 'keyword'] as const)
+    it(`${method}: the move comes first`, async () => {
+      const r = await run({ user_id: 'zoe', query: 'Where does Zoe live now?', method });
+      expect(r.episodes[0]!.atomic_facts[0]!.content).toBe('Zoe moved to Porto with her partner');
+    });
+});
