@@ -95,6 +95,22 @@ describe.each(DRIVERS)('memory search: unprocessed_messages [%s]', (driver) => {
     expect((await run({ user_id: 'bob', query: 'kayak story' })).messages).toEqual([]);
   });
 
+  it('memory_type narrows to one memory kind: neither list of turns, pinned session or not', async () => {
+    const kayak = { user_id: 'ann', query: 'kayak' };
+    expect((await run(kayak)).unprocessed_messages.length).toBeGreaterThan(0);
+    for (const input of [
+      { ...kayak, memory_type: 'episode' },
+      { ...kayak, memory_type: 'profile' },
+      { ...kayak, memory_type: 'episode', filters: { session_id: 's1' } },
+      { agent_id: 'helper-bot', query: 'kayak rentals', memory_type: 'agent_case' },
+      { agent_id: 'helper-bot', query: 'kayak rentals', memory_type: 'agent_skill' },
+    ]) {
+      const r = await run(input);
+      expect(r.unprocessed_messages, JSON.stringify(input)).toEqual([]);
+      expect(r.messages, JSON.stringify(input)).toEqual([]);
+    }
+  });
+
   it('a question naming a person finds that person’s own turn, which does not name them', async () => {
     const bobs = await seedMessage(f, {
       session: 's4',

@@ -78,11 +78,13 @@ export class SearchService {
   /**
    * allFacts: each episode with every one of its facts, scored (for a caller that ranks the
    * facts itself, such as MCP recall's context), instead of the answer's best (best-facts.ts).
+   * unprocessed: the unprocessed messages even when memory_type narrows the search (v1's
+   * raw_messages beside the memory types it asked for).
    */
   async search(
     ctx: { tenantId: string },
     input: SearchInput,
-    opts: { allFacts?: boolean } = {},
+    opts: { allFacts?: boolean; unprocessed?: boolean } = {},
   ): Promise<SearchData> {
     const started = Date.now();
     const isUser = input.user_id != null;
@@ -145,9 +147,11 @@ export class SearchService {
     const wantProfile = isUser && (input.include_profile || input.memory_type === 'profile');
     const wantCases = !isUser && input.memory_type !== 'agent_skill';
     const wantSkills = !isUser && input.memory_type !== 'agent_case';
+    // memory_type narrows to one memory kind: no turns in either list.
+    const wantUnprocessed = input.memory_type == null || opts.unprocessed === true;
     const wantMessages = input.memory_type == null;
     const floor = input.min_score ?? Number.NEGATIVE_INFINITY;
-    const pinned = await pinnedUnprocessed(this.deps.db, scope);
+    const pinned = wantUnprocessed ? await pinnedUnprocessed(this.deps.db, scope) : undefined;
     // The profile depends only on the request: read it while the memories are ranked.
     const profiles = wantProfile ? this.profiles(scope) : Promise.resolve([]);
     profiles.catch(() => {}); // a failure still fails the search where it is awaited
@@ -167,7 +171,7 @@ export class SearchService {
       };
       // The kinds are ranked and loaded at once (independent statements).
       const [unprocessed, messages, episodes, cases, skills] = await Promise.all([
-        pinned ?? rankMessages(d, scope, 'unextracted', q, topK, floor, SPARE),
+        pinned ?? (wantUnprocessed ? rankMessages(d, scope, 'unextracted', q, topK, floor, SPARE) : []),
         wantMessages ? rankMessages(d, scope, 'extracted', q, cut, floor, SPARE) : [],
         (async () => {
           if (!wantEpisodes) return [];

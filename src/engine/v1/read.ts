@@ -112,12 +112,17 @@ export async function v1Search<M>(
   let agentMemory: M | null = null;
   if (types.has('episodic_memory') || types.has('profile')) {
     const onlyProfile = !types.has('episodic_memory');
-    const r = await searcher.search(ctx, {
-      ...base,
-      user_id: q.owner,
-      memory_type: onlyProfile ? 'profile' : types.has('profile') ? null : 'episode',
-      include_profile: types.has('profile'),
-    });
+    // raw_messages come with the user's memory types, whichever were asked for.
+    const r = await searcher.search(
+      ctx,
+      {
+        ...base,
+        user_id: q.owner,
+        memory_type: onlyProfile ? 'profile' : types.has('profile') ? null : 'episode',
+        include_profile: types.has('profile'),
+      },
+      { unprocessed: true },
+    );
     if (types.has('episodic_memory'))
       memories.push(...r.episodes.map((e) => face.record(e, 'episodic_memory')));
     if (types.has('profile')) memories.push(...r.profiles.map((p) => face.record(p, 'profile')));
