@@ -61,10 +61,12 @@ export const FilterNode: z.ZodType<FilterNode> = z.lazy(() =>
     .strict(),
 );
 
-/** The single session a filter pins with a top-level equality, if any. */
+/**
+ * The single session a filter pins with a top-level equality, if any. A number pins the
+ * session of that name, as it selects it (compileFilter compares it as text).
+ */
 export function pinnedSession(node: FilterNode | null | undefined): string | undefined {
   const c = node?.session_id;
-  if (typeof c === 'string') return c;
-  if (c && typeof c === 'object' && typeof c.eq === 'string' && Object.keys(c).length === 1) return c.eq;
-  return undefined;
+  const eq = c !== null && typeof c === 'object' ? (Object.keys(c).length === 1 ? c.eq : undefined) : c;
+  return typeof eq === 'string' || typeof eq === 'number' ? String(eq) : undefined;
 }

@@ -144,6 +144,31 @@ describe.each(DRIVERS)('memory search: unprocessed_messages [%s]', (driver) => {
     ).toEqual([]);
   });
 
+  it('a numeric session_id pins the session of that name like its string form', async () => {
+    const first = await seedMessage(f, {
+      session: '123',
+      sender: 'dora',
+      content: 'I bought a red bicycle',
+      ts: T0,
+    });
+    const second = await seedMessage(f, {
+      session: '123',
+      sender: 'dora',
+      content: 'lovely weather',
+      ts: T0 + 1,
+    });
+    const pin = (session_id: unknown) =>
+      run({ user_id: 'dora', query: 'bicycle', method: 'keyword', filters: { session_id } });
+    for (const session_id of ['123', 123, { eq: 123 }]) {
+      const r = await pin(session_id);
+      expect(
+        r.unprocessed_messages.map((m) => m.id),
+        JSON.stringify(session_id),
+      ).toEqual([first, second]);
+      expect(r.unprocessed_messages[0]!.score).toBeUndefined();
+    }
+  });
+
   it('filters apply to messages; other tenants and owners see nothing', async () => {
     const r = await run({ user_id: 'ann', query: 'kayak', filters: { sender_id: 'bob' } });
     expect(r.unprocessed_messages.map((m) => m.id)).toEqual([ids.b]);
