@@ -62,6 +62,38 @@ export const FilterNode: z.ZodType<FilterNode> = z.lazy(() =>
 );
 
 /**
+ * The most values (each scalar condition, operator value and `in` element) and the most
+ * nodes a whole filter tree may hold. The per-list bounds above alone let a tree of about a
+ * megabyte hold ~70,000 values, beyond the 65,535 bind parameters of one PostgreSQL
+ * statement (every value is one), compiled into a statement of that size; 1,000 of each is
+ * far above what a client writes by hand.
+ */
+export const MAX_FILTER_VALUES = 1000;
+export const MAX_FILTER_NODES = 1000;
+
+function filterSize(node: FilterNode, size = { values: 0, nodes: 0 }): { values: number; nodes: number } {
+  size.nodes++;
+  for (const field of FILTER_FIELDS) {
+    const c = node[field];
+    if (c === undefined) continue;
+    if (c === null || typeof c !== 'object') size.values++;
+    else for (const v of Object.values(c)) size.values += Array.isArray(v) ? v.length : 1;
+  }
+  for (const child of [...(node.AND ?? []), ...(node.OR ?? [])]) filterSize(child, size);
+  return size;
+}
+
+/** A whole filter tree (the `filters` of get and search): a FilterNode within the total bounds. */
+export const Filters: z.ZodType<FilterNode> = FilterNode.superRefine((node, ctx) => {
+  const { values, nodes } = filterSize(node);
+  if (values > MAX_FILTER_VALUES || nodes > MAX_FILTER_NODES)
+    ctx.addIssue({
+      code: 'custom',
+      message: `a filter tree holds at most ${MAX_FILTER_VALUES} values and ${MAX_FILTER_NODES} nodes in all (this one: ${values} values, ${nodes} nodes)`,
+    });
+});
+
+/**
  * The single session a filter pins with a top-level equality, if any. A number pins the
  * session of that name, as it selects it (compileFilter compares it as text).
  */

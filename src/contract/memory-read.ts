@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { checkOwner, MemoryType, scope } from './common.js';
-import { Condition, FilterNode, TimeCondition } from './filters.js';
+import { Condition, Filters, TimeCondition } from './filters.js';
 import { AgentCaseItem, AgentSkillItem, EpisodeItem, ProfileItem } from './records.js';
 
 /**
@@ -18,7 +18,7 @@ export const GetInput = z
     sort_by: z.enum(['timestamp', 'updated_at']).default('timestamp'),
     sort_order: z.enum(['asc', 'desc']).default('desc'),
     with_readable_episode: z.boolean().default(false),
-    filters: FilterNode.nullish(),
+    filters: Filters.nullish(),
     session_id: Condition.optional().describe(
       'Only memories of this session (a value or an operator object).',
     ),

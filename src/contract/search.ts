@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { checkOwner, MemoryType, scope, ToolCall } from './common.js';
-import { FilterNode } from './filters.js';
+import { Filters } from './filters.js';
 import { AgentCaseItem, AgentSkillItem, EpisodeItem, ProfileItem } from './records.js';
 
 /** POST /api/v2/memory/search */
@@ -22,7 +22,7 @@ export const SearchInput = z
     include_profile: z.boolean().default(false),
     with_readable_episode: z.boolean().default(false),
     enable_llm_rerank: z.boolean().default(false),
-    filters: FilterNode.nullish(),
+    filters: Filters.nullish(),
   })
   .strict()
   .superRefine(checkOwner);

@@ -124,8 +124,10 @@ export function isUnavailable(err: unknown): boolean {
     if (code === 'CONNECTION_CLOSED' || code === 'CONNECTION_ENDED' || code === 'CONNECTION_DESTROYED')
       return true;
     if (code === 'CONNECT_TIMEOUT') return true;
-    // Postgres SQLSTATE class 08 (connection exception), 57P01-57P03 (admin shutdown, cannot connect now)
-    if (/^08/.test(code) || /^57P0[1-3]$/.test(code)) return true;
+    // Postgres SQLSTATE class 08 (connection exception), 57P01-57P03 (admin shutdown, cannot
+    // connect now). Not 08P01 (protocol_violation): the server refused a statement it was
+    // sent (more than 65,535 bind parameters, say), which no retry mends.
+    if ((/^08/.test(code) && code !== '08P01') || /^57P0[1-3]$/.test(code)) return true;
   }
   return false;
 }

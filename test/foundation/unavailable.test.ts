@@ -1,11 +1,40 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
+import { isUnavailable, toEngramError } from '../../src/core/errors.js';
 import { silentLogger } from '../../src/core/log.js';
 import { type Engram, openEngram } from '../../src/engram.js';
 import { type RunningServer, startHttpServer } from '../../src/http/server.js';
-import { ADMIN_URL, createPostgresDatabase, dropPostgresDatabase } from '../helpers/drivers.js';
+import {
+  ADMIN_URL,
+  createPostgresDatabase,
+  createTestDatabase,
+  DRIVERS,
+  dropPostgresDatabase,
+} from '../helpers/drivers.js';
 import { proxied, type TcpProxy } from '../helpers/tcp-proxy.js';
 import { waitFor } from '../helpers/wait.js';
+
+describe.each(DRIVERS)('a statement the database refuses is not "unreachable" [%s]', (driver) => {
+  it('too many bind parameters (08P01, protocol_violation) is an internal error, not a 503', async () => {
+    const database = await createTestDatabase(driver);
+    try {
+      const params = Array.from({ length: 70_000 }, (_, i) => i);
+      const err = await database.db
+        .query(`SELECT 1 WHERE 0 IN (${params.map((_, i) => `$${i + 1}`).join(', ')})`, params)
+        .catch((e: unknown) => e);
+      expect((err as { code?: unknown }).code).toBe('08P01');
+      expect(isUnavailable(err)).toBe(false);
+      expect(toEngramError(err)).toMatchObject({ code: 'InternalError', status: 500 });
+      // the rest of class 08 still is
+      expect(toEngramError(Object.assign(new Error('x'), { code: '08006' }))).toMatchObject({
+        code: 'ServiceUnavailable',
+        status: 503,
+      });
+    } finally {
+      await database.drop();
+    }
+  });
+});
 
 // The database going away only happens to the server driver.
 describe.skipIf(!ADMIN_URL)('database unreachable [postgres]', () => {

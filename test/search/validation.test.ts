@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { GetInput } from '../../src/contract/memory-read.js';
 import { SearchData, SearchInput } from '../../src/contract/search.js';
 import { fromZod } from '../../src/core/errors.js';
 
@@ -81,6 +82,30 @@ describe('search request validation (422 cases)', () => {
     ])
       expect(validate({ user_id: 'u', query: 'q', ...extra }).status).toBe(200);
     expect(validate({ agent_id: 'a', query: 'q', user_id: null }).status).toBe(200);
+  });
+
+  it('bounds the values and nodes of a whole filter tree: 422 naming filters', () => {
+    // Within every per-list bound (OR 50, AND 50, in 100) yet 70,000 values: more than the
+    // bind parameters of one PostgreSQL statement.
+    const values = (n: number) => Array.from({ length: n }, (_, i) => `s${i}`);
+    const wide = {
+      OR: Array.from({ length: 14 }, () => ({ AND: Array(50).fill({ session_id: { in: values(100) } }) })),
+    };
+    const nodes = { OR: Array.from({ length: 50 }, () => ({ AND: Array(20).fill({}) })) };
+    for (const filters of [wide, nodes]) {
+      const r = validate({ user_id: 'u', query: 'q', filters });
+      expect(r).toMatchObject({ status: 422, code: 'InvalidParameter', param: 'filters' });
+      expect(GetInput.safeParse({ memory_type: 'episode', user_id: 'u', filters }).success).toBe(false);
+    }
+    // 1,000 values, and 1,000 nodes, are accepted.
+    const most = { AND: Array.from({ length: 10 }, () => ({ sender_id: { in: values(100) } })) };
+    expect(validate({ user_id: 'u', query: 'q', filters: most }).status).toBe(200);
+    const most2 = { OR: Array.from({ length: 37 }, () => ({ AND: Array(26).fill({ session_id: 's' }) })) };
+    expect(validate({ user_id: 'u', query: 'q', filters: most2 }).status).toBe(200);
+    expect(validate({ user_id: 'u', query: 'q', filters: { ...most, session_id: 's' } })).toMatchObject({
+      status: 422,
+      param: 'filters',
+    });
   });
 
   it('the response schema requires every collection and the metadata', () => {
