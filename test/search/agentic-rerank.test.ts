@@ -6,7 +6,7 @@ import { SearchService } from '../../src/engine/search/service.js';
 import { OpenAiLlm } from '../../src/providers/llm/index.js';
 import { DRIVERS } from '../helpers/drivers.js';
 import { FakeOpenAI } from '../helpers/fake-openai.js';
-import { type Fixture, openFixture, seedEpisode } from './seed.js';
+import { type Fixture, openFixture, seedCase, seedEpisode } from './seed.js';
 
 describe.each(DRIVERS)('memory search: agentic and rerank [%s]', (driver) => {
   let f: Fixture;
@@ -139,6 +139,38 @@ describe.each(DRIVERS)('memory search: agentic and rerank [%s]', (driver) => {
     expect(req.path).toBe('/rerank');
     expect(req.headers.authorization).toBe('Bearer k');
     expect(req.body).toMatchObject({ model: 'rr', query: 'kayak tour', top_n: req.body.documents.length });
+  });
+
+  it('after rerank, min_score is a floor on the reranker score alone', async () => {
+    const aCase = await seedCase(f, {
+      agent: 'bot',
+      intent: 'open a bakery',
+      approach: 'find a kayak shop to rent',
+    });
+    await seedCase(f, { agent: 'bot', intent: 'kayak tour booking', approach: 'kayak tour sites' });
+    fake.handle('rerank', (body) => ({
+      json: {
+        results: (body.documents as string[]).map((d, index) => ({
+          index,
+          relevance_score: d.includes('bakery') ? 0.97 : 0.05,
+        })),
+      },
+    }));
+    const s = service({ reranker: new HttpReranker({ url: fake.url, model: 'rr' }) });
+    const ask = (extra: Record<string, unknown>) =>
+      s.search({ tenantId: 'tenant-a' }, parse({ query: 'kayak tour', min_score: 0.3, ...extra }));
+    // By the fused score the bakery is under the floor and the kayak tour above it ...
+    const fused = await ask({ user_id: 'ann', min_score: null });
+    expect(fused.episodes.find((e) => e.id === bakery)!.score).toBeLessThan(0.3);
+    expect(fused.episodes.find((e) => e.id === kayak)!.score).toBeGreaterThan(0.3);
+    const fusedCases = await ask({ agent_id: 'bot', min_score: null });
+    expect(fusedCases.agent_cases.find((c) => c.id === aCase)!.score).toBeLessThan(0.3);
+    // ... by the reranker's the other way round: the floor applies to the final score.
+    const r = await ask({ user_id: 'ann', enable_llm_rerank: true });
+    expect(r.metadata.reranked).toBe(true);
+    expect(r.episodes.map((e) => [e.id, e.score])).toEqual([[bakery, 0.97]]);
+    const cases = await ask({ agent_id: 'bot', enable_llm_rerank: true });
+    expect(cases.agent_cases.map((c) => [c.id, c.score])).toEqual([[aCase, 0.97]]);
   });
 
   it('a failing reranker keeps the fused order and reports reranked: false', async () => {

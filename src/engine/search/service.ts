@@ -151,6 +151,10 @@ export class SearchService {
     const wantUnprocessed = input.memory_type == null || opts.unprocessed === true;
     const wantMessages = input.memory_type == null;
     const floor = input.min_score ?? Number.NEGATIVE_INFINITY;
+    // min_score is a floor on the final score: with a reranker, the reranker's. Its candidates
+    // (episodes, cases, skills) are then not dropped by their fused score first; the floor
+    // applies once, after rerank (keep below). Turns are not reranked: their floor stands.
+    const candidateFloor = rerank ? Number.NEGATIVE_INFINITY : floor;
     const pinned = wantUnprocessed ? await pinnedUnprocessed(this.deps.db, scope) : undefined;
     // The profile depends only on the request: read it while the memories are ranked.
     const profiles = wantProfile ? this.profiles(scope) : Promise.resolve([]);
@@ -176,17 +180,17 @@ export class SearchService {
         (async () => {
           if (!wantEpisodes) return [];
           const ranked = await rankEpisodes(d, scope, q);
-          const chosen = ranked.episodes.filter(([, s]) => s >= floor).slice(0, cut);
+          const chosen = ranked.episodes.filter(([, s]) => s >= candidateFloor).slice(0, cut);
           return loadEpisodes(d, scope, q, chosen, ranked.facts, ranked.own, input.with_readable_episode);
         })(),
         (async () => {
           if (!wantCases) return [];
-          const chosen = (await rankCases(d, scope, q)).filter(([, s]) => s >= floor).slice(0, cut);
+          const chosen = (await rankCases(d, scope, q)).filter(([, s]) => s >= candidateFloor).slice(0, cut);
           return loadCases(d, scope, chosen);
         })(),
         (async () => {
           if (!wantSkills) return [];
-          const chosen = (await rankSkills(d, scope, q)).filter(([, s]) => s >= floor).slice(0, cut);
+          const chosen = (await rankSkills(d, scope, q)).filter(([, s]) => s >= candidateFloor).slice(0, cut);
           return loadSkills(d, scope, chosen);
         })(),
       ]);
