@@ -58,7 +58,21 @@ export async function freePort(): Promise<number> {
  * it answers /health (and, embedded, until its lock file names its control socket).
  */
 export async function startServe(dataDir: string, env: Record<string, string> = {}): Promise<ServeProcess> {
-  const port = await freePort();
+  // A port found free can be taken by a test running beside this one before the child binds it.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startServeOn(await freePort(), dataDir, env);
+    } catch (err) {
+      if (attempt === 3 || !/port is already in use/.test(String(err))) throw err;
+    }
+  }
+}
+
+async function startServeOn(
+  port: number,
+  dataDir: string,
+  env: Record<string, string>,
+): Promise<ServeProcess> {
   const child = spawn(process.execPath, [CLI, 'serve'], {
     env: {
       ...process.env,
