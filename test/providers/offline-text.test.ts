@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { formatDate, mentionsDate, resolveRelativeDates } from '../../src/core/dates.js';
 import { stripInterjections } from '../../src/providers/offline/analyze.js';
-import { formatDate, mentionsDate, resolveRelativeDates } from '../../src/providers/offline/dates.js';
 import { keyPhrases } from '../../src/providers/offline/keyphrases.js';
 import { conjugate, toThirdPerson } from '../../src/providers/offline/rewrite.js';
 import { contentStems, splitSentences, stem, tokenize, truncate } from '../../src/providers/offline/text.js';

@@ -1,4 +1,5 @@
 import type { SearchData, SearchInput } from '../../contract/search.js';
+import { mentionsDate, resolveRelativeDates } from '../../core/dates.js';
 import type { Db } from '../../core/db.js';
 import type { Logger } from '../../core/log.js';
 import type { Embedder, Llm, Reranker } from '../../core/ports.js';
@@ -11,6 +12,7 @@ import { EMBEDDER_UNAVAILABLE } from './context.js';
 import { type EpisodeQuery, loadEpisodes, rankEpisodes, type SearchEpisode } from './episodes.js';
 import { expandQuery } from './expand.js';
 import { type PreparedQuery, prepareQuery, type RankDeps, type Route } from './hybrid.js';
+import { queryLexemes } from './keyword.js';
 import { CURRENT_STATE, expandTerms } from './lexicon.js';
 import { type MessageHit, pinnedUnprocessed, rankMessages, type ScoredMessage } from './messages.js';
 import { ASSISTANT_WEIGHT, focusOnOwnWords } from './own-words.js';
@@ -273,8 +275,10 @@ export class SearchService {
   }
 
   /**
-   * The query with vocabulary bridges added (lexicon.ts), its bm25norm taken against the
-   * query's own terms; undefined when nothing bridges (or on the vector route).
+   * The query with vocabulary bridges added (lexicon.ts) and the dates its relative
+   * expressions name ("what did I do yesterday" asked on 27 November 2026: 26, November,
+   * 2026, the words facts carry), its bm25norm taken against the query's own terms;
+   * undefined when nothing bridges (or on the vector route).
    */
   private async bridge(
     scope: SearchScope,
@@ -282,9 +286,15 @@ export class SearchService {
     route: Route,
   ): Promise<PreparedQuery | undefined> {
     if (route === 'vector') return undefined;
-    const added = await expandTerms(this.deps.db, scope, p.terms);
-    if (!added.length) return undefined;
-    return { ...p, terms: [...p.terms, ...added], own: p.terms };
+    // A question that names its own date ("the weekend before 10 April 2023") is anchored already.
+    const dated = mentionsDate(p.text) ? p.text : resolveRelativeDates(p.text, Date.now());
+    const [added, dates] = await Promise.all([
+      expandTerms(this.deps.db, scope, p.terms),
+      dated === p.text ? [] : queryLexemes(this.deps.db, dated),
+    ]);
+    const terms = [...new Set([...p.terms, ...added, ...dates])];
+    if (terms.length === p.terms.length) return undefined;
+    return { ...p, terms, own: p.terms };
   }
 
   private async profiles(scope: SearchScope): Promise<SearchData['profiles']> {

@@ -4,8 +4,9 @@
  * (relative dates made absolute), rewritten in third person and scored for how much
  * it tells about the world.
  */
+
+import { mentionsDate, resolveRelativeDates } from '../../core/dates.js';
 import type { SegmentMessage } from '../../core/ports.js';
-import { mentionsDate, resolveRelativeDates } from './dates.js';
 import { toThirdPerson } from './rewrite.js';
 import { capitalize, isContentWord, normalize, STOPWORDS, splitSentences, tokenize } from './text.js';
 import { TOPIC_CUE } from './topic.js';

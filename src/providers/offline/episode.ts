@@ -3,9 +3,10 @@
  * third-person narrative built message by message from the informative sentences, with
  * names and absolute dates, compressed to the best sentences when too long.
  */
+
+import { dayKey, formatDate } from '../../core/dates.js';
 import type { ExtractedEpisode } from '../../core/ports.js';
 import { type MessageView, withoutRequest } from './analyze.js';
-import { dayKey, formatDate } from './dates.js';
 import { describeArgs, describeResult, lowerFirst, statement } from './facts.js';
 import { keyPhrases } from './keyphrases.js';
 import { contentStems, joinAnd, terminate, truncate } from './text.js';

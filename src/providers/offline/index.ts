@@ -75,7 +75,7 @@ export class OfflineExtractor implements Extractor {
   }
 }
 
-export { formatDate, resolveRelativeDates } from './dates.js';
+export { formatDate, resolveRelativeDates } from '../../core/dates.js';
 export { PROFILE_CATEGORIES, type ProfileCategory } from './profile.js';
 export { toThirdPerson } from './rewrite.js';
 export { distillSkill } from './skill.js';

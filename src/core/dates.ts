@@ -1,10 +1,10 @@
-import { MONTHS } from '../../core/time.js';
+import { MONTHS } from './time.js';
 
 /**
- * Absolute dates for the offline extractor: formats a message timestamp ("14 March 2024",
- * UTC) and rewrites relative expressions ("yesterday", "last Saturday", "next month",
- * "two weeks ago") into absolute ones anchored on that timestamp, so a fact stays true
- * when read months later.
+ * Absolute dates: formats a timestamp ("14 March 2024", UTC) and rewrites relative
+ * expressions ("yesterday", "last Saturday", "next month", "two weeks ago") into absolute
+ * ones anchored on it. The offline extractor anchors them on the message, so a fact stays
+ * true when read months later; search anchors a question's on the time it is asked.
  */
 
 export { MONTHS };
