@@ -41,4 +41,25 @@ describe.each(DRIVERS)('current state: the slot is where one lives, not every "h
       const r = await run({ user_id: 'zoe', query: 'Where does Zoe live now?', method });
       expect(r.episodes[0]!.atomic_facts[0]!.content).toBe('Zoe moved to Porto with her partner');
     });
+
+  it('weighs only the facts about whom the question names: the newest move of someone else is no answer', async () => {
+    await seedEpisode(f, {
+      owners: ['zoe'],
+      ts: T0 + 3 * HOUR,
+      subject: 'Theo moves',
+      facts: ['Theo moved to Berlin'],
+    });
+    await seedEpisode(f, {
+      owners: ['zoe'],
+      ts: T0 + 4 * HOUR,
+      subject: 'Nora moves',
+      facts: ['Nora relocated to Ghent for a new job'],
+    });
+    for (const method of ['hybrid', 'keyword'] as const) {
+      const theo = await run({ user_id: 'zoe', query: 'Where does Theo live now?', method });
+      expect(theo.episodes[0]!.atomic_facts[0]!.content, method).toBe('Theo moved to Berlin');
+      const zoe = await run({ user_id: 'zoe', query: 'Where does Zoe live now?', method });
+      expect(zoe.episodes[0]!.atomic_facts[0]!.content, method).toBe('Zoe moved to Porto with her partner');
+    }
+  });
 });

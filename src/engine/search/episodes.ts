@@ -11,8 +11,8 @@ import {
   scoreIds,
   scoreMap,
 } from './hybrid.js';
-import { orQuery } from './keyword.js';
-import { CURRENT_STATE, slotLexemes } from './lexicon.js';
+import { andQuery, orQuery } from './keyword.js';
+import { CURRENT_STATE, currentStateLexemes, slotLexemes } from './lexicon.js';
 import { episodeTarget, factTarget, type SearchScope } from './scope.js';
 
 /**
@@ -141,16 +141,20 @@ async function newestWins(
 ): Promise<void> {
   const best = Math.max(...facts.values());
   if (!(best > 0)) return;
-  const slot = await slotLexemes(d.db, terms);
+  const [slot, state] = await Promise.all([slotLexemes(d.db, terms), currentStateLexemes(d.db)]);
+  // What else the question names ("where does Theo live now": Theo) every competitor holds
+  // too, so the newest move of someone else is no answer.
+  const about = terms.filter((t) => !slot.includes(t) && !state.has(t));
   const close = [...facts]
     .filter(([, s]) => (slot.length ? s > 0 : s >= SLOT_MARGIN * best))
     .map(([id]) => id);
   if (close.length < 2) return;
   const params: unknown[] = [scope.tenantId, JSON.stringify(close)];
-  if (slot.length) params.push(orQuery(slot));
+  let where = '';
+  if (slot.length) where += ` AND search @@ $${params.push(orQuery(slot))}::tsquery`;
+  if (about.length) where += ` AND search @@ $${params.push(andQuery(about))}::tsquery`;
   const competing = await d.db.query<{ id: string }>(
-    `SELECT id FROM atomic_facts WHERE tenant_id = $1 AND id = ANY (ARRAY(SELECT jsonb_array_elements_text($2::jsonb)))
-       ${slot.length ? 'AND search @@ $3::tsquery' : ''}
+    `SELECT id FROM atomic_facts WHERE tenant_id = $1 AND id = ANY (ARRAY(SELECT jsonb_array_elements_text($2::jsonb)))${where}
      ORDER BY ts DESC, id DESC`,
     params,
   );

@@ -31,9 +31,16 @@ export async function queryLexemes(q: Sql, text: string): Promise<string[]> {
   return rows.map((r) => r.lexeme);
 }
 
+const quoted = (t: string) => `'${t.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+
 /** `'a' | 'b'` for a list of lexemes (already normalised, so no further stemming). */
 export function orQuery(terms: readonly string[]): string {
-  return terms.map((t) => `'${t.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`).join(' | ');
+  return terms.map(quoted).join(' | ');
+}
+
+/** `'a' & 'b'`: every one of the lexemes. */
+export function andQuery(terms: readonly string[]): string {
+  return terms.map(quoted).join(' & ');
 }
 
 /** WHERE of the owner's statistics rows of the target's kind ($1-$4 are tenant, app, project, owner). */

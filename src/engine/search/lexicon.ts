@@ -41,6 +41,21 @@ const KINDS: readonly (readonly [string, string, string?])[] = [
 export const CURRENT_STATE =
   /\b(?:now|currently|current|these days|nowadays|at the moment|at present|still(?!\s+(?:life|lifes|waters?)\b)|anymore|any more|latest|most recent)\b/i;
 
+/** The lexemes of the words that make a question one about how things are now. */
+let stateWords: Promise<Set<string>> | undefined;
+export function currentStateLexemes(q: Sql): Promise<Set<string>> {
+  stateWords ??= queryLexemes(
+    q,
+    'now currently current these days nowadays at the moment at present still anymore any more latest most recent',
+  )
+    .then((xs) => new Set(xs))
+    .catch((err) => {
+      stateWords = undefined;
+      throw err;
+    });
+  return stateWords;
+}
+
 /** Derivational endings cut from a lexeme to find its root (longest first). */
 const SUFFIXES = [
   'ations',
