@@ -199,6 +199,7 @@ const FIRST_PERSON_OPENING = new RegExp(
   `^${OPENING}(?:i|i'm|i've|i'd|i'll|my|we|we're|we've|we'd|our)\\b`,
   'i',
 );
+const ASK_MAX_CHARS = 600;
 /** A statement, a clause break, and a question after it to the end of the sentence. */
 const TRAILING_ASK =
   /^(.*\S)\s*(?:,|;|:|\s[\u2013\u2014-])\s+((?:(?:so|and|but|or)\s+)?(?:any|anything|what|what's|which|how|where|when|who|why|can|could|would|will|do|does|did|is|are|have|has|should|maybe|perhaps|ideas?|suggestions?|thoughts|recommendations?|tips|advice)\b[^?]*\?["')\]]*)$/i;
@@ -211,6 +212,9 @@ const TRAILING_ASK =
  * of herself was kept only inside the question she asked.
  */
 export function splitAsk(raw: string): string[] {
+  // Only a sentence ending in a question mark, and of a length a person writes in one go (the
+  // pattern backtracks over the sentence: a run-on paste of any size is read whole).
+  if (raw.length > ASK_MAX_CHARS || !/\?["')\]]*$/.test(raw)) return [raw];
   const m = TRAILING_ASK.exec(raw);
   const head = m?.[1];
   const ask = m?.[2];
