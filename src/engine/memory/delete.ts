@@ -49,18 +49,7 @@ export async function deleteByScope(deps: MemoryDeps, ctx: Ctx, input: DeleteInp
       const user = input.user_id;
       const p = [...base, user, session];
       const where = `${scope} AND owner_ids @> ARRAY[$4]::text[] AND ($5::text IS NULL OR session_id = $5)`;
-      await lockTurns(
-        tx,
-        `${scope} AND (sender_id = $4 OR owner_ids @> ARRAY[$4]::text[]) AND ($5::text IS NULL OR session_id = $5)`,
-        p,
-      );
-      await deleteMessages(tx, `${scope} AND sender_id = $4 AND ($5::text IS NULL OR session_id = $5)`, p);
-      // Other senders' turns of the user's conversations are no longer theirs either.
-      await tx.query(
-        `UPDATE messages SET owner_ids = array_remove(owner_ids, $4)
-         WHERE ${scope} AND owner_ids @> ARRAY[$4]::text[] AND ($5::text IS NULL OR session_id = $5)`,
-        p,
-      );
+      await releaseTurns(tx, scope, p);
       // Episodes owned by this user alone are deleted; shared ones drop the owner.
       const gone = await tx.query<{ id: string }>(
         `UPDATE episodes SET deleted_at = now(), delete_reason = 'scope', updated_at = now()
@@ -94,19 +83,7 @@ export async function deleteByScope(deps: MemoryDeps, ctx: Ctx, input: DeleteInp
       }
     } else if (input.agent_id != null) {
       const agent = input.agent_id;
-      const sent = `${scope} AND sender_id = $4 AND ($5::text IS NULL OR session_id = $5)`;
-      await lockTurns(
-        tx,
-        `${scope} AND (sender_id = $4 OR owner_ids @> ARRAY[$4]::text[]) AND ($5::text IS NULL OR session_id = $5)`,
-        [...base, agent, session],
-      );
-      await deleteMessages(tx, sent, [...base, agent, session]);
-      // Turns of a conversation of agents alone are owned by its agents (extract.ts).
-      await tx.query(
-        `UPDATE messages SET owner_ids = array_remove(owner_ids, $4)
-         WHERE ${scope} AND owner_ids @> ARRAY[$4]::text[] AND ($5::text IS NULL OR session_id = $5)`,
-        [...base, agent, session],
-      );
+      await releaseTurns(tx, scope, [...base, agent, session]);
       const cases = await tx.query<{ id: string }>(
         `UPDATE agent_cases SET deleted_at = now(), updated_at = now()
          WHERE ${scope} AND agent_id = $4 AND ($5::text IS NULL OR session_id = $5) RETURNING id`,
@@ -167,6 +144,27 @@ export async function deleteByScope(deps: MemoryDeps, ctx: Ctx, input: DeleteInp
  */
 async function lockTurns(tx: Sql, where: string, params: unknown[]) {
   await tx.query(`SELECT 1 FROM ${LIVE_MESSAGES} m WHERE ${where} ORDER BY id FOR UPDATE`, params);
+}
+
+/**
+ * An owner's turns in the scope ($4 the user or agent, $5 the session or null): those they
+ * sent are deleted, extracted or not, and they no longer own the others of their
+ * conversations (a user, the other senders' turns; an agent, those of a conversation of
+ * agents alone: extract.ts). Every turn changed is locked first, in id order (lockTurns).
+ */
+async function releaseTurns(tx: Sql, scope: string, params: unknown[]) {
+  const inSession = '($5::text IS NULL OR session_id = $5)';
+  await lockTurns(
+    tx,
+    `${scope} AND (sender_id = $4 OR owner_ids @> ARRAY[$4]::text[]) AND ${inSession}`,
+    params,
+  );
+  await deleteMessages(tx, `${scope} AND sender_id = $4 AND ${inSession}`, params);
+  await tx.query(
+    `UPDATE messages SET owner_ids = array_remove(owner_ids, $4)
+     WHERE ${scope} AND owner_ids @> ARRAY[$4]::text[] AND ${inSession}`,
+    params,
+  );
 }
 
 /** The scope's messages, extracted or not. */
