@@ -34,27 +34,30 @@ const KINDS: readonly (readonly [string, string, string?])[] = [
   ['age old born birthday', 'born birthday years old age'],
 ];
 
+/** The phrases that make a question one about how things are now. */
+const STATE_PHRASES = [
+  'now',
+  'currently',
+  'current',
+  'these days',
+  'nowadays',
+  'at the moment',
+  'at present',
+  'still',
+  'anymore',
+  'any more',
+  'latest',
+  'most recent',
+];
+
 /**
  * Queries about how things are now: the newest memory of a slot wins (episodes.ts). Not the
  * still of a set phrase: "still life" (the painting), "still water" (the drink).
  */
-export const CURRENT_STATE =
-  /\b(?:now|currently|current|these days|nowadays|at the moment|at present|still(?!\s+(?:life|lifes|waters?)\b)|anymore|any more|latest|most recent)\b/i;
-
-/** The lexemes of the words that make a question one about how things are now. */
-let stateWords: Promise<Set<string>> | undefined;
-export function currentStateLexemes(q: Sql): Promise<Set<string>> {
-  stateWords ??= queryLexemes(
-    q,
-    'now currently current these days nowadays at the moment at present still anymore any more latest most recent',
-  )
-    .then((xs) => new Set(xs))
-    .catch((err) => {
-      stateWords = undefined;
-      throw err;
-    });
-  return stateWords;
-}
+export const CURRENT_STATE = new RegExp(
+  `\\b(?!still\\s+(?:life|lifes|waters?)\\b)(?:${STATE_PHRASES.join('|')})\\b`,
+  'i',
+);
 
 /** Derivational endings cut from a lexeme to find its root (longest first). */
 const SUFFIXES = [
@@ -92,21 +95,32 @@ interface KindLexemes {
 /** True when the question's lexemes name the kind. */
 const names = (k: KindLexemes, have: ReadonlySet<string>) => [...k.keys, ...k.cues].some((t) => have.has(t));
 
-let kinds: Promise<KindLexemes[]> | undefined;
+/** The lexemes of the kinds and of the current-state phrases, read once per process. */
+let lexicon: Promise<{ kinds: KindLexemes[]; state: Set<string> }> | undefined;
 
-function kindLexemes(q: Sql): Promise<KindLexemes[]> {
-  kinds ??= Promise.all(
-    KINDS.map(async ([keys, answers, cues]) => ({
-      keys: await queryLexemes(q, keys),
-      answers: await queryLexemes(q, answers),
-      cues: cues ? await queryLexemes(q, cues) : [],
-    })),
-  ).catch((err) => {
-    kinds = undefined;
-    throw err;
-  });
-  return kinds;
+function lexemes(q: Sql) {
+  lexicon ??= Promise.all([
+    Promise.all(
+      KINDS.map(async ([keys, answers, cues]) => ({
+        keys: await queryLexemes(q, keys),
+        answers: await queryLexemes(q, answers),
+        cues: cues ? await queryLexemes(q, cues) : [],
+      })),
+    ),
+    queryLexemes(q, STATE_PHRASES.join(' ')),
+  ])
+    .then(([kinds, state]) => ({ kinds, state: new Set(state) }))
+    .catch((err) => {
+      lexicon = undefined;
+      throw err;
+    });
+  return lexicon;
 }
+
+const kindLexemes = async (q: Sql): Promise<KindLexemes[]> => (await lexemes(q)).kinds;
+
+/** The lexemes of the words that make a question one about how things are now. */
+export const currentStateLexemes = async (q: Sql): Promise<Set<string>> => (await lexemes(q)).state;
 
 /** The root of a lexeme, or undefined when it is too short to cut. */
 export function lexemeRoot(lexeme: string): string | undefined {
