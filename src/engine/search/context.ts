@@ -68,12 +68,6 @@ const FACT_CHARS = 400;
 const VIEW_FACTS = 2;
 
 const day = (iso: string) => iso.slice(0, 10);
-/**
- * A turn's content as text, as it is searched: a multi-part content's text parts, and its
- * other parts by type and name ("[image: kitten.jpg]"), so a turn found by its image's name
- * does not render empty.
- */
-export const contentText = (c: SearchData['unprocessed_messages'][number]['content']) => messageText(c);
 
 /**
  * Every unit of a search answer, best first (profile items lead, in their own order). With
@@ -127,14 +121,15 @@ export function contextUnits(
       });
     }
   }
-  // A long turn shows the part the question is about (the search's words), not only its start.
+  // A long turn shows the part the question is about (the search's words), not only its start;
+  // a turn of content items shows them as it is searched (messageText: "[image: kitten.jpg]").
   const asked = data.metadata.queries.join(' ');
   for (const m of [...data.messages, ...data.unprocessed_messages]) {
     const head = `- [${day(m.timestamp)}] ${m.sender_name ?? m.sender_id}: `;
     units.push({
       kind: 'message',
       id: m.id,
-      text: `${head}${excerpt(contentText(m.content), asked, room(head, TURN_CHARS))}`,
+      text: `${head}${excerpt(messageText(m.content), asked, room(head, TURN_CHARS))}`,
       score: (m.score ?? 0) * opts.messageWeight,
       sources: [m.id],
     });

@@ -1,6 +1,6 @@
+import { messageText } from '../../contract/common.js';
 import type { SearchData } from '../../contract/search.js';
 import { contentWords } from '../text.js';
-import { contentText } from './context.js';
 import { round } from './episodes.js';
 
 /**
@@ -79,7 +79,7 @@ export function aboutSomeoneElse(
 }
 
 /** A turn's text as the step reads it: who said it (not opening a sentence: namingWords) and what. */
-const turnText = (m: Turn) => `said by ${m.sender_name ?? ''}: ${contentText(m.content)}`;
+const turnText = (m: Turn) => `said by ${m.sender_name ?? ''}: ${messageText(m.content)}`;
 
 const lowered = (s: number, weight: number) => round(s >= 0 ? s * weight : s / weight);
 /** Best score first; equal scores keep their order (Array.prototype.sort is stable). */
