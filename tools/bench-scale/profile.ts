@@ -10,11 +10,14 @@
  *   npm run bench:scale:profile -- --data <locomo10.json> (--url <database url> | --dir <data dir>)
  *        [--queries 20] [--methods keyword,vector,hybrid] [--owner owner-0] [--pgdata <cluster data dir>]
  *        [--replay <method>] [--dump <file>] [--explain <method>] [--question <i>] [--answers <file>]
+ *        [--timeline <method>]
  *
  * --replay: each statement of one search (3 questions) run 20 times alone, with its wall
  * time and CPU; --dump writes those statements and their parameters as JSON.
  * --explain: EXPLAIN (ANALYZE, BUFFERS) of every read statement of one search (the i-th
  * question asked, --question, default the first).
+ * --timeline: when each statement of one search (3 questions) started and ended, from the
+ * request's start: the chain of round trips a search waits on.
  * --answers: one JSON line per search asked, warm-up included (method, question, and the ids
  * and scores of every hit of each kind), to compare what two versions answer on the same
  * kept store (`npm run bench:scale:compare`). ENGRAM_KEYWORD_DEPTH in the environment is the
@@ -45,6 +48,7 @@ const { values: args } = parseArgs({
     replay: { type: 'string' },
     dump: { type: 'string' },
     answers: { type: 'string' },
+    timeline: { type: 'string' },
   },
 });
 
@@ -281,6 +285,20 @@ async function main() {
           `replay ${st.label.slice(0, 40).padEnd(40)} wall ${((performance.now() - t0) / 20).toFixed(2)} ms, postgres CPU ${((serverCpu() - s0) * 50).toFixed(2)} ms, node CPU ${((c.user + c.system) / 20000).toFixed(2)} ms`,
         );
       }
+    }
+  }
+  if (args.timeline) {
+    // When each statement of one search ran, from the request's start (ms): the chain of round trips.
+    for (const q of questions.slice(0, 3)) {
+      stmts.length = 0;
+      const t0 = performance.now();
+      await rest(args.timeline, q);
+      const total = performance.now() - t0;
+      console.log(`\n${args.timeline} "${q.slice(0, 60)}" ${total.toFixed(1)} ms`);
+      for (const st of [...stmts].sort((a, b) => a.start - b.start))
+        console.log(
+          `  ${(st.start - t0).toFixed(1).padStart(6)} -> ${(st.end - t0).toFixed(1).padStart(6)}  ${st.label.slice(0, 60)}`,
+        );
     }
   }
   if (args.explain) {
