@@ -265,7 +265,9 @@ describe('offline extractor: facts', () => {
     expect(text).not.toMatch(/\*\*|`|##|\]\(|https?:|said that [-*>]|Keeping basil happy/);
     const facts = x.episode.facts.map((f) => f.content);
     expect(facts.some((f) => /give it six hours of sun on a south-facing sill/i.test(f))).toBe(true);
-    expect(facts).toContain('Bot said that water it when the top 2 cm of soil is dry, never on a schedule.');
+    expect(facts).toContain(
+      'Bot advised Uma to water it when the top 2 cm of soil is dry, never on a schedule.',
+    );
   });
 
   it('keeps code blocks out of facts', () => {
@@ -483,7 +485,8 @@ describe('offline extractor: degenerate input', () => {
       humans: ['u9'],
       agents: [],
     });
-    expect(out.episode.episode).toContain('u9');
+    // A handle is no name: the only user is called by the role (participantNames).
+    expect(out.episode.episode).toContain('User');
     expect(out.episode.subject.length).toBeGreaterThan(0);
     expect(out.episode.summary.length).toBeGreaterThan(0);
   });
@@ -515,5 +518,121 @@ describe('offline extractor: port surface', () => {
   it('honours maxFactsPerMessage', () => {
     const none = new OfflineExtractor({ maxFactsPerMessage: 0 }).extractSync(travelSegment(), ctx);
     expect(none.episode.facts.every((f) => f.content.includes('called the get_weather tool'))).toBe(true);
+  });
+});
+
+describe('offline extractor: senders known by a handle alone', () => {
+  const msg = builder();
+  const seg = [
+    msg({
+      sender_id: 'u-42',
+      role: 'user',
+      content: "I just started a new job as a nurse at St. Mary's and my shifts are 12 hours long.",
+    }),
+    msg({
+      sender_id: 'assistant',
+      role: 'assistant',
+      content: 'Congratulations! Batch cooking on Sundays makes long hospital shifts much easier.',
+    }),
+    msg({ sender_id: 'u-42', role: 'user', content: 'Also I should mention I am allergic to shellfish.' }),
+  ];
+  const x = extract(seg, { humans: ['u-42'], agents: ['assistant'] });
+  const facts = x.episode.facts.map((f) => f.content);
+
+  it('names a user and an assistant sending under a handle by their role, never by the handle', () => {
+    expect(facts).toContain(
+      "User just started a new job as a nurse at St. Mary's and User's shifts are 12 hours long.",
+    );
+    expect(facts.some((f) => f.startsWith('Assistant said that batch cooking on Sundays'))).toBe(true);
+    const text = [x.episode.subject, x.episode.summary, x.episode.episode, ...facts].join('\n');
+    expect(text).not.toMatch(/u-42/i);
+    expect(text).not.toMatch(/\bassistant said\b/);
+  });
+
+  it('keeps a name-like id, and the handles of two users with none between them', () => {
+    const m = builder();
+    const two = extract(
+      [
+        m({ sender_id: 'u-1', role: 'user', content: 'I adopted a puppy called Biscuit last week.' }),
+        m({ sender_id: 'u-2', role: 'user', content: 'I moved to Ghent in May for a new job.' }),
+        m({ sender_id: 'carol', role: 'user', content: 'I started learning the cello this spring.' }),
+      ],
+      { humans: ['u-1', 'u-2', 'carol'], agents: [] },
+    ).episode.facts.map((f) => f.content);
+    expect(two.some((f) => f.startsWith('U-1 adopted a puppy called Biscuit'))).toBe(true);
+    expect(two.some((f) => f.startsWith('U-2 moved to Ghent'))).toBe(true);
+    expect(two.some((f) => f.startsWith('Carol started learning the cello'))).toBe(true);
+  });
+
+  it('drops the frame a statement is announced in ("I should mention ...")', () => {
+    expect(facts).toContain('User is allergic to shellfish.');
+    const profile = x.profiles.find((p) => p.user_id === 'u-42')!;
+    expect(profile.explicit_info).toContainEqual({
+      category: 'allergy',
+      description: 'User is allergic to shellfish.',
+      message_ids: ['m3'],
+    });
+  });
+
+  it('tells what a person asked for or was advised to do from a sentence in the imperative', () => {
+    const m = builder();
+    const out = extract(
+      [
+        m({ sender_id: 'u-42', role: 'user', content: 'Write me a short poem about the ocean.' }),
+        m({
+          sender_id: 'assistant',
+          role: 'assistant',
+          content: 'Ice your knees for 15 minutes after long runs.',
+        }),
+        m({ sender_id: 'u-42', role: 'user', content: 'Book club was fun last night.' }),
+      ],
+      { humans: ['u-42'], agents: ['assistant'] },
+    ).episode.facts.map((f) => f.content);
+    expect(out).toContain('User asked Assistant to write User a short poem about the ocean.');
+    expect(out).toContain("Assistant advised User to ice User's knees for 15 minutes after long runs.");
+    expect(out.some((f) => /^User said that book club was fun/.test(f))).toBe(true);
+  });
+
+  it('drops an opening "honestly", and keeps being burnt out, therapy and a pet to come in the profile', () => {
+    const m = builder();
+    const out = extract(
+      [
+        m({
+          sender_id: 'u-42',
+          role: 'user',
+          content: "Honestly I've been feeling pretty burnt out lately.",
+        }),
+        m({
+          sender_id: 'u-42',
+          role: 'user',
+          content: "I've been going to therapy every Tuesday since January.",
+        }),
+        m({ sender_id: 'u-42', role: 'user', content: "We're getting our son a kitten for his birthday." }),
+      ],
+      { humans: ['u-42'], agents: [] },
+    );
+    expect(out.episode.facts.map((f) => f.content)).toContain(
+      'User has been feeling pretty burnt out lately.',
+    );
+    expect(out.profiles[0]!.explicit_info.map((e) => [e.category, e.message_ids[0]])).toEqual([
+      ['health', 'm1'],
+      ['health', 'm2'],
+      ['pet', 'm3'],
+    ]);
+  });
+
+  it('keeps a new job as the occupation, and what the job is like (its shifts) beside it', () => {
+    // The occupation is one item that a newer one replaces (engine/memory/profile.ts); the
+    // shifts are no new job and must not take its place.
+    const profile = x.profiles.find((p) => p.user_id === 'u-42')!;
+    const of = (c: string) => profile.explicit_info.filter((e) => e.category === c).map((e) => e.description);
+    expect(of('occupation')).toEqual(["User just started a new job as a nurse at St. Mary's."]);
+    expect(of('work')).toEqual(["User's shifts are 12 hours long."]);
+    const m = builder();
+    const night = extract(
+      [m({ sender_id: 'u-42', role: 'user', content: 'I switched to night shifts at the hospital.' })],
+      { humans: ['u-42'], agents: [] },
+    );
+    expect(night.profiles[0]!.explicit_info.map((e) => e.category)).toEqual(['work']);
   });
 });

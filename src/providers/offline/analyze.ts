@@ -39,7 +39,23 @@ export interface MessageView {
   sentences: Sentence[];
 }
 
-/** Display name per sender id: the first sender_name seen, else the id. */
+/** An id that reads as a name ("carol", "Mary-Jane"), not a handle ("u-42", "user_17", a uuid). */
+const NAME_LIKE = /^\p{L}+(?:['’ -]\p{L}+)*$/u;
+/** Ids that are a role, not a name. */
+const ROLE_IDS = new Set(['user', 'human', 'assistant', 'ai', 'bot', 'agent', 'model', 'system']);
+/** What a sender known by a handle alone is called, by role. */
+const ROLE_NAMES: [SegmentMessage['role'], string][] = [
+  ['user', 'User'],
+  ['assistant', 'Assistant'],
+];
+
+/**
+ * Display name per sender id: the first sender_name seen, else the id. A sender with no
+ * name whose id is a handle or a role word ("u-42", "assistant") is called by its role
+ * ("User", "Assistant"), so a fact reads "User is allergic to shellfish" and answers a
+ * question about "the user", when it is the only such sender of its role in the segment
+ * (two of them keep their ids apart).
+ */
 export function participantNames(segment: readonly SegmentMessage[]): Map<string, string> {
   const names = new Map<string, string>();
   for (const m of segment) {
@@ -47,6 +63,21 @@ export function participantNames(segment: readonly SegmentMessage[]): Map<string
     const known = names.get(m.sender_id);
     const name = m.sender_name?.trim();
     if (known === undefined || (known === m.sender_id && name)) names.set(m.sender_id, name || m.sender_id);
+  }
+  const taken = new Set(names.values());
+  for (const [role, label] of ROLE_NAMES) {
+    const handles = new Set(
+      segment
+        .filter(
+          (m) =>
+            m.role === role &&
+            names.get(m.sender_id) === m.sender_id &&
+            (!NAME_LIKE.test(m.sender_id) || ROLE_IDS.has(m.sender_id.toLowerCase())),
+        )
+        .map((m) => m.sender_id),
+    );
+    const [only] = handles;
+    if (handles.size === 1 && only !== undefined && !taken.has(label)) names.set(only, label);
   }
   return names;
 }
@@ -116,6 +147,14 @@ function namePatterns(names: readonly string[]): NamePatterns {
   return made;
 }
 
+/**
+ * A frame announcing what follows ("I should mention I'm allergic to shellfish", "just so you
+ * know, my sister is visiting", "honestly I've been tired"): how it is said, not what. Taken off only before a clause of
+ * its own (a pronoun or an article opening it), so "I wanted to tell you about my trip" stays.
+ */
+const FRAME =
+  /^(?:i (?:should|must|have to|need to|want to|wanted to|just wanted to|forgot to|meant to|(?:have|'ve) been meaning to|thought i'd|figured i'd) (?:also |probably |quickly |just |first )?(?:mention|tell you|say|add|let you know|point out|note)|just so you know|for (?:the record|context|reference|what it's worth)|(?:a )?(?:quick )?heads[- ]up|fun fact|keep in mind|as i (?:said|mentioned)(?: (?:before|earlier))?|honestly|actually|seriously|frankly|basically|truthfully|to be (?:honest|fair)|tbh|in fact)(?: that)?[,:]?\s+(?=(?:i|i'm|i've|i'd|i'll|my|we|we're|we've|our|the|a|an|he|she|they|it's|there's)\b)/i;
+
 /** Strips leading interjections ("Wow, Tomas!"), vocatives and a trailing laugh from a sentence. */
 export function stripInterjections(sentence: string, names: readonly string[]): string {
   const p = namePatterns(names);
@@ -125,7 +164,8 @@ export function stripInterjections(sentence: string, names: readonly string[]): 
       .replace(p.lead, '')
       // A leading label: "Quick context: ...", "FYI: ...", "Update: ...".
       .replace(/^(?:[A-Za-z]+ ){0,2}[A-Za-z]+:\s+(?=\S)/, '')
-      .replace(/^(?:and|but|so|plus|also|anyway|well|oh|still|by the way|btw)\b,?\s+(?=\S)/i, '');
+      .replace(/^(?:and|but|so|plus|also|anyway|well|oh|still|by the way|btw)\b,?\s+(?=\S)/i, '')
+      .replace(FRAME, '');
     if (next === s) break;
     s = next;
   }

@@ -46,10 +46,31 @@ export function statement(view: MessageView, idx: number): string {
   if (at > 0 && at < 60 && startsWithName(body.slice(at + 2), view.speaker))
     return terminate(capitalize(body));
   const rest = lowerFirst(body, view.proper);
+  // A bidding ("Write me a poem about the sea", "Ice your knees after long runs") is what the
+  // speaker asked for or advised, not something said to be so.
+  const bid = BIDDING.exec(s.core);
+  if (bid) {
+    const verb = bid[1] || REQUESTS.test(bid[2] ?? bid[3] ?? '') ? 'asked' : 'advised';
+    return terminate(
+      `${view.speaker} ${verb} ${view.addressee ? `${view.addressee} ` : ''}to ${rest.replace(/^please\s+/i, '')}`,
+    );
+  }
   if (s.secondPerson && view.addressee)
     return terminate(`${view.speaker} told ${view.addressee} that ${rest}`);
   return terminate(`${view.speaker} said that ${rest}`);
 }
+
+/** Verbs that ask for something to be done for the speaker (the rest of BIDDING's advise). */
+const REQUESTS =
+  /^(?:write|give|tell|show|list|explain|summari[sz]e|translate|make|create|help|suggest|recommend|describe|generate|draft|rewrite|fix|compare|find|send|remind|calculate|book|call|bring|buy|plan)$/i;
+/**
+ * A sentence opening with a verb in the imperative ("Write me ...", "Try quad stretches",
+ * "Check out this pic"). A verb that is seldom a noun opening a sentence bids whatever
+ * follows; any other must be followed by a word that starts an object or a particle, so
+ * "Book club was fun" and "Plan B worked" stay statements.
+ */
+const BIDDING =
+  /^(please\s+)?(?:(try|avoid|consider|write|explain|summari[sz]e|translate|describe|generate|draft|rewrite|recommend|suggest|tell|give|show|remind|calculate|compare)\s+\S|(make|create|help|fix|find|send|book|call|bring|buy|plan|list|use|add|keep|start|stop|take|check|ice|eat|drink|choose|pick|rest|stretch|stay|limit|focus|practi[cs]e|water|schedule|join|follow)\s+(?:me|us|a|an|the|some|this|that|these|those|it|them|him|her|my|your|our|to|out|up|on|for|with|about|more|at|in|into|off|down|back|over|each|every|all|any|\d+|\w+ing)\b)/i;
 
 function startsWithName(text: string, speaker: string): boolean {
   return text.startsWith(`${speaker} `) || text.startsWith(`${speaker}'s `);

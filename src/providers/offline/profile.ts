@@ -13,6 +13,7 @@ import { terminate, truncate } from './text.js';
 export const PROFILE_CATEGORIES = [
   'identity',
   'occupation',
+  'work',
   'education',
   'pet',
   'diet',
@@ -43,8 +44,14 @@ const PATTERNS: [ProfileCategory, RegExp][] = [
   [
     'occupation',
     new RegExp(
-      `\\bi work (?:as|at|for|in|on)\\b|\\bmy (?:job|boss|career|company|co-?workers?|colleagues?|office|shift|clients?|business|employer|startup|team lead)\\b|\\bi(?:'m| am) (?:an? )?(?:\\w+ )?(?:${OCCUPATIONS})\\b|\\bi(?:'ve| have) been working (?:as|at|for)\\b|\\bgot (?:a|the|my) (?:new )?job\\b|\\bpromot(?:ed|ion)\\b|\\bi (?:got hired|quit my job|was laid off|retired)\\b`,
+      `\\bi work (?:as|at|for|in|on)\\b|\\bmy (?:job|career|business|employer|startup)\\b|\\bstarted (?:a|my) (?:new )?job\\b|\\b(?:job|position|role|career) as (?:an? )?(?:\\w+ )?(?:${OCCUPATIONS})\\b|\\bi(?:'m| am) (?:an? )?(?:\\w+ )?(?:${OCCUPATIONS})\\b|\\bi(?:'ve| have) been working (?:as|at|for)\\b|\\bgot (?:a|the|my) (?:new )?job\\b|\\bpromot(?:ed|ion)\\b|\\bi (?:got hired|quit my job|was laid off|retired)\\b`,
     ),
+  ],
+  // What a job is like (shifts, colleagues, the boss): several at once, where the occupation
+  // is one (engine/memory/profile.ts: a newer occupation replaces the older).
+  [
+    'work',
+    /\bmy (?:boss|company|co-?workers?|colleagues?|office|shifts?|clients?|team lead|manager|workplace)\b|\b(?:night|day|morning|evening|late|early|double|weekend|\d+-hour) shifts?\b/,
   ],
   [
     'education',
@@ -53,7 +60,7 @@ const PATTERNS: [ProfileCategory, RegExp][] = [
   [
     'pet',
     new RegExp(
-      `\\bmy (?:\\w+ )?(?:${ANIMALS})\\b|\\b(?:have|own|adopted|rescued|got) (?:a|an|another|two|three|\\d+) (?:\\w+ )?(?:${ANIMALS})\\b|\\b(?:${ANIMALS}) (?:is )?(?:named|called)\\b|\\b(?:adopted|rescued) (?:a|an) (?!(?:baby|boy|girl|child|son|daughter|kid|little (?:boy|girl))\\b)[\\w-]+(?: [\\w-]+)? (?:named|called)\\b`,
+      `\\bmy (?:\\w+ )?(?:${ANIMALS})\\b|\\b(?:have|own|adopted|adopting|rescued|got|getting|get) (?:(?:her|him|them|us|me|(?:my|our) \\w+) )?(?:a|an|another|two|three|\\d+) (?:\\w+ )?(?:${ANIMALS})\\b|\\b(?:${ANIMALS}) (?:is )?(?:named|called)\\b|\\b(?:adopted|rescued) (?:a|an) (?!(?:baby|boy|girl|child|son|daughter|kid|little (?:boy|girl))\\b)[\\w-]+(?: [\\w-]+)? (?:named|called)\\b`,
     ),
   ],
   [
@@ -73,7 +80,7 @@ const PATTERNS: [ProfileCategory, RegExp][] = [
   ],
   [
     'health',
-    /\bmy (?:doctor|therapist|therapy|health|diagnosis|surgery|injury|medication|meds)\b|\bi(?:'m| am) (?:sick|ill|injured|recovering)\b|\bi (?:broke|hurt|injured|sprained|was diagnosed)\b|\bdiagnosed\b|\b(?:my )?(?:anxiety|depression|migraines?|asthma|diabetes)\b|\bhospital\b/,
+    /\bmy (?:doctor|therapist|therapy|health|diagnosis|surgery|injury|medication|meds)\b|\b(?:going to|go to|started|attending|attend|in) (?:couples |group )?therapy\b|\bburn(?:t|ed) out\b|\bi(?:'m| am) (?:sick|ill|injured|recovering)\b|\bi (?:broke|hurt|injured|sprained|was diagnosed)\b|\bdiagnosed\b|\b(?:my )?(?:anxiety|depression|migraines?|asthma|diabetes)\b|\bhospital\b/,
   ],
   [
     'plan',
