@@ -149,8 +149,9 @@ function namePatterns(names: readonly string[]): NamePatterns {
 
 /**
  * A frame announcing what follows ("I should mention I'm allergic to shellfish", "just so you
- * know, my sister is visiting", "honestly I've been tired"): how it is said, not what. Taken off only before a clause of
- * its own (a pronoun or an article opening it), so "I wanted to tell you about my trip" stays.
+ * know, my sister is visiting", "honestly I've been tired"): how it is said, not what. Taken
+ * off only before a clause of its own (a pronoun or an article opening it), so "I wanted to
+ * tell you about my trip" stays.
  */
 const FRAME =
   /^(?:i (?:should|must|have to|need to|want to|wanted to|just wanted to|forgot to|meant to|(?:have|'ve) been meaning to|thought i'd|figured i'd) (?:also |probably |quickly |just |first )?(?:mention|tell you|say|add|let you know|point out|note)|just so you know|for (?:the record|context|reference|what it's worth)|(?:a )?(?:quick )?heads[- ]up|fun fact|keep in mind|as i (?:said|mentioned)(?: (?:before|earlier))?|honestly|actually|seriously|frankly|basically|truthfully|to be (?:honest|fair)|tbh|in fact)(?: that)?[,:]?\s+(?=(?:i|i'm|i've|i'd|i'll|my|we|we're|we've|our|the|a|an|he|she|they|it's|there's)\b)/i;

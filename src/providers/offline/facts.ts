@@ -60,7 +60,7 @@ export function statement(view: MessageView, idx: number): string {
   return terminate(`${view.speaker} said that ${rest}`);
 }
 
-/** Verbs that ask for something to be done for the speaker (the rest of BIDDING's advise). */
+/** BIDDING's verbs that ask for something to be done for the speaker; its others advise. */
 const REQUESTS =
   /^(?:write|give|tell|show|list|explain|summari[sz]e|translate|make|create|help|suggest|recommend|describe|generate|draft|rewrite|fix|compare|find|send|remind|calculate|book|call|bring|buy|plan)$/i;
 /**
