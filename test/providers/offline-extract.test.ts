@@ -585,12 +585,15 @@ describe('offline extractor: senders known by a handle alone', () => {
           content: 'Ice your knees for 15 minutes after long runs.',
         }),
         m({ sender_id: 'u-42', role: 'user', content: 'Book club was fun last night.' }),
+        m({ sender_id: 'u-42', role: 'user', content: 'Check out this photo of my new vegetable garden.' }),
       ],
       { humans: ['u-42'], agents: ['assistant'] },
     ).episode.facts.map((f) => f.content);
     expect(out).toContain('User asked Assistant to write User a short poem about the ocean.');
     expect(out).toContain("Assistant advised User to ice User's knees for 15 minutes after long runs.");
     expect(out.some((f) => /^User said that book club was fun/.test(f))).toBe(true);
+    // Only a verb of advice is advice: a share is asked.
+    expect(out).toContain("User asked Assistant to check out this photo of User's new vegetable garden.");
   });
 
   it('drops an opening "honestly", and keeps being burnt out, therapy and a pet to come in the profile', () => {

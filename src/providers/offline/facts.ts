@@ -50,7 +50,9 @@ export function statement(view: MessageView, idx: number): string {
   // speaker asked for or advised, not something said to be so.
   const bid = BIDDING.exec(s.core);
   if (bid) {
-    const verb = bid[1] || REQUESTS.test(bid[2] ?? bid[3] ?? '') ? 'asked' : 'advised';
+    const advice =
+      ADVICE.test(bid[2] ?? bid[3] ?? '') && !/^\S+\s+(?:me|us)\b/i.test(s.core.replace(/^please\s+/i, ''));
+    const verb = !bid[1] && advice ? 'advised' : 'asked';
     return terminate(
       `${view.speaker} ${verb} ${view.addressee ? `${view.addressee} ` : ''}to ${rest.replace(/^please\s+/i, '')}`,
     );
@@ -60,9 +62,13 @@ export function statement(view: MessageView, idx: number): string {
   return terminate(`${view.speaker} said that ${rest}`);
 }
 
-/** BIDDING's verbs that ask for something to be done for the speaker; its others advise. */
-const REQUESTS =
-  /^(?:write|give|tell|show|list|explain|summari[sz]e|translate|make|create|help|suggest|recommend|describe|generate|draft|rewrite|fix|compare|find|send|remind|calculate|book|call|bring|buy|plan)$/i;
+/**
+ * BIDDING's verbs that give advice ("Try a foam roller", "Ice your knees"): the speaker
+ * advised, unless asking for herself ("Try me"); with the others ("Write me a poem", "Check
+ * out this pic") the speaker asked.
+ */
+const ADVICE =
+  /^(?:try|avoid|consider|use|add|keep|start|stop|take|ice|eat|drink|choose|pick|rest|stretch|stay|limit|focus|practi[cs]e|water|schedule|join|follow)$/i;
 /**
  * A sentence opening with a verb in the imperative ("Write me ...", "Try quad stretches",
  * "Check out this pic"). A verb that is seldom a noun opening a sentence bids whatever
