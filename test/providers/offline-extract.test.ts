@@ -522,6 +522,14 @@ describe('offline extractor: port surface', () => {
 });
 
 describe('offline extractor: senders known by a handle alone', () => {
+  /** The extraction of turns given as [sender_id, role, content], ids m1, m2, ... */
+  const chat = (turns: [string, 'user' | 'assistant', string][], humans: string[], agents: string[] = []) => {
+    const m = builder();
+    return extract(
+      turns.map(([sender_id, role, content]) => m({ sender_id, role, content })),
+      { humans, agents },
+    );
+  };
   const msg = builder();
   const seg = [
     msg({
@@ -550,14 +558,13 @@ describe('offline extractor: senders known by a handle alone', () => {
   });
 
   it('keeps a name-like id, and the handles of two users with none between them', () => {
-    const m = builder();
-    const two = extract(
+    const two = chat(
       [
-        m({ sender_id: 'u-1', role: 'user', content: 'I adopted a puppy called Biscuit last week.' }),
-        m({ sender_id: 'u-2', role: 'user', content: 'I moved to Ghent in May for a new job.' }),
-        m({ sender_id: 'carol', role: 'user', content: 'I started learning the cello this spring.' }),
+        ['u-1', 'user', 'I adopted a puppy called Biscuit last week.'],
+        ['u-2', 'user', 'I moved to Ghent in May for a new job.'],
+        ['carol', 'user', 'I started learning the cello this spring.'],
       ],
-      { humans: ['u-1', 'u-2', 'carol'], agents: [] },
+      ['u-1', 'u-2', 'carol'],
     ).episode.facts.map((f) => f.content);
     expect(two.some((f) => f.startsWith('U-1 adopted a puppy called Biscuit'))).toBe(true);
     expect(two.some((f) => f.startsWith('U-2 moved to Ghent'))).toBe(true);
@@ -575,19 +582,15 @@ describe('offline extractor: senders known by a handle alone', () => {
   });
 
   it('tells what a person asked for or was advised to do from a sentence in the imperative', () => {
-    const m = builder();
-    const out = extract(
+    const out = chat(
       [
-        m({ sender_id: 'u-42', role: 'user', content: 'Write me a short poem about the ocean.' }),
-        m({
-          sender_id: 'assistant',
-          role: 'assistant',
-          content: 'Ice your knees for 15 minutes after long runs.',
-        }),
-        m({ sender_id: 'u-42', role: 'user', content: 'Book club was fun last night.' }),
-        m({ sender_id: 'u-42', role: 'user', content: 'Check out this photo of my new vegetable garden.' }),
+        ['u-42', 'user', 'Write me a short poem about the ocean.'],
+        ['assistant', 'assistant', 'Ice your knees for 15 minutes after long runs.'],
+        ['u-42', 'user', 'Book club was fun last night.'],
+        ['u-42', 'user', 'Check out this photo of my new vegetable garden.'],
       ],
-      { humans: ['u-42'], agents: ['assistant'] },
+      ['u-42'],
+      ['assistant'],
     ).episode.facts.map((f) => f.content);
     expect(out).toContain('User asked Assistant to write User a short poem about the ocean.');
     expect(out).toContain("Assistant advised User to ice User's knees for 15 minutes after long runs.");
@@ -597,22 +600,13 @@ describe('offline extractor: senders known by a handle alone', () => {
   });
 
   it('drops an opening "honestly", and keeps being burnt out, therapy and a pet to come in the profile', () => {
-    const m = builder();
-    const out = extract(
+    const out = chat(
       [
-        m({
-          sender_id: 'u-42',
-          role: 'user',
-          content: "Honestly I've been feeling pretty burnt out lately.",
-        }),
-        m({
-          sender_id: 'u-42',
-          role: 'user',
-          content: "I've been going to therapy every Tuesday since January.",
-        }),
-        m({ sender_id: 'u-42', role: 'user', content: "We're getting our son a kitten for his birthday." }),
+        ['u-42', 'user', "Honestly I've been feeling pretty burnt out lately."],
+        ['u-42', 'user', "I've been going to therapy every Tuesday since January."],
+        ['u-42', 'user', "We're getting our son a kitten for his birthday."],
       ],
-      { humans: ['u-42'], agents: [] },
+      ['u-42'],
     );
     expect(out.episode.facts.map((f) => f.content)).toContain(
       'User has been feeling pretty burnt out lately.',
@@ -622,6 +616,37 @@ describe('offline extractor: senders known by a handle alone', () => {
       ['health', 'm2'],
       ['pet', 'm3'],
     ]);
+  });
+
+  it("keeps a person's standing rule for the agent in the profile, and opens every sentence with a capital", () => {
+    const out = chat(
+      [
+        ['dev-7', 'user', "Please don't use lodash in this repo, we removed it last month."],
+        ['claude', 'assistant', 'Understood. All 42 tests pass after the change.'],
+        ['dev-7', 'user', 'Always run the linter before you commit.'],
+      ],
+      ['dev-7'],
+      ['claude'],
+    );
+    expect(out.profiles[0]!.explicit_info.map((e) => [e.category, e.description])).toEqual([
+      ['preference', 'User asked claude not to use lodash in this repo.'],
+      ['preference', 'User asked claude always to run the linter before claude commits.'],
+    ]);
+    const facts = out.episode.facts.map((f) => f.content);
+    expect(facts).toContain('Claude said that all 42 tests pass after the change.');
+    for (const text of [out.episode.summary, out.episode.episode, ...facts]) expect(text).toMatch(/^\P{Ll}/u);
+    // Between people, "Always ..." is cheer, no rule.
+    const people = builder();
+    const cheer = extract(
+      [
+        people({ sender_id: 'ana', role: 'user', content: 'Never give up on your painting, it is lovely.' }),
+        people({ sender_id: 'ben', role: 'user', content: 'Thanks Ana, I will keep at it.' }),
+      ],
+      { humans: ['ana', 'ben'], agents: [] },
+    );
+    expect(cheer.profiles.flatMap((p) => p.explicit_info.map((e) => e.description))).not.toContainEqual(
+      expect.stringMatching(/asked .*never to/),
+    );
   });
 
   it('keeps a new job as the occupation, and what the job is like (its shifts) beside it', () => {

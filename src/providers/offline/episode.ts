@@ -9,7 +9,7 @@ import type { ExtractedEpisode } from '../../core/ports.js';
 import { type MessageView, withoutRequest } from './analyze.js';
 import { describeArgs, describeResult, lowerFirst, statement } from './facts.js';
 import { keyPhrases } from './keyphrases.js';
-import { contentStems, joinAnd, terminate, truncate } from './text.js';
+import { capitalize, contentStems, joinAnd, terminate, truncate } from './text.js';
 
 export const MAX_SUBJECT = 200;
 export const MAX_SUMMARY = 1000;
@@ -65,7 +65,10 @@ function messageUnits(views: readonly MessageView[], v: MessageView): Unit[] {
     if (s.question) {
       const to = v.addressee ? ` ${v.addressee}` : '';
       const q = s.text.replace(/\s+/g, ' ').trim();
-      units.push({ text: `${v.speaker} asked${to}: "${q}"`, score: 2 + contentStems(s.core).length * 0.3 });
+      units.push({
+        text: capitalize(`${v.speaker} asked${to}: "${q}"`),
+        score: 2 + contentStems(s.core).length * 0.3,
+      });
     } else {
       units.push({ text: statement(v, i), score: s.score });
     }
@@ -73,7 +76,9 @@ function messageUnits(views: readonly MessageView[], v: MessageView): Unit[] {
   for (const call of v.msg.tool_calls ?? []) {
     const args = describeArgs(call.function.arguments, 3);
     units.push({
-      text: terminate(`${v.speaker} called the ${call.function.name} tool${args ? ` (${args})` : ''}`),
+      text: terminate(
+        capitalize(`${v.speaker} called the ${call.function.name} tool${args ? ` (${args})` : ''}`),
+      ),
       score: 5,
     });
   }
@@ -122,7 +127,9 @@ export function narrative(views: readonly MessageView[]): string {
     for (const v of views.slice(0, 6)) {
       if (v.msg.role === 'tool' || !v.msg.content.trim()) continue;
       units.push({
-        text: terminate(`${v.speaker} said "${truncate(v.msg.content.replace(/\s+/g, ' ').trim(), 120)}"`),
+        text: terminate(
+          capitalize(`${v.speaker} said "${truncate(v.msg.content.replace(/\s+/g, ' ').trim(), 120)}"`),
+        ),
         score: 1,
       });
     }
@@ -188,7 +195,7 @@ export function summary(views: readonly MessageView[], phrases = topicPhrases(vi
   const when = from === to ? `on ${from}` : `between ${from} and ${to}`;
   const proper = views[0]?.proper ?? new Set<string>();
   const topics = phrases.slice(0, 3).map((t) => lowerFirst(t, proper));
-  const who = people.length ? joinAnd(people) : 'Tools';
+  const who = people.length ? capitalize(joinAnd(people)) : 'Tools';
   const verb = people.length > 1 ? 'talked' : 'wrote';
   const head = topics.length
     ? `${who} ${verb} about ${joinAnd(topics)} ${when}.`

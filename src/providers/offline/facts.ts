@@ -54,12 +54,14 @@ export function statement(view: MessageView, idx: number): string {
       ADVICE.test(bid[2] ?? bid[3] ?? '') && !/^\S+\s+(?:me|us)\b/i.test(s.core.replace(/^please\s+/i, ''));
     const verb = !bid[1] && advice ? 'advised' : 'asked';
     return terminate(
-      `${view.speaker} ${verb} ${view.addressee ? `${view.addressee} ` : ''}to ${rest.replace(/^please\s+/i, '')}`,
+      capitalize(
+        `${view.speaker} ${verb} ${view.addressee ? `${view.addressee} ` : ''}to ${rest.replace(/^please\s+/i, '')}`,
+      ),
     );
   }
   if (s.secondPerson && view.addressee)
-    return terminate(`${view.speaker} told ${view.addressee} that ${rest}`);
-  return terminate(`${view.speaker} said that ${rest}`);
+    return terminate(capitalize(`${view.speaker} told ${view.addressee} that ${rest}`));
+  return terminate(capitalize(`${view.speaker} said that ${rest}`));
 }
 
 /**
@@ -187,7 +189,7 @@ function toolFacts(views: readonly MessageView[], i: number): ExtractedFact[] {
   for (const call of v.msg.tool_calls.slice(0, 3)) {
     const result = views.find((r) => r.msg.role === 'tool' && r.msg.tool_call_id === call.id);
     const args = describeArgs(call.function.arguments);
-    let content = `${v.speaker} called the ${call.function.name} tool${args ? ` (${args})` : ''}`;
+    let content = capitalize(`${v.speaker} called the ${call.function.name} tool${args ? ` (${args})` : ''}`);
     const ids = [v.msg.id];
     if (result?.msg.content.trim()) {
       content += `, which returned: ${describeResult(result.msg.content)}`;

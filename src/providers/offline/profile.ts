@@ -7,7 +7,7 @@
 import type { ExplicitInfo, ImplicitTrait, ProfileObservation } from '../../core/ports.js';
 import { type MessageView, withoutRequest } from './analyze.js';
 import { toThirdPerson } from './rewrite.js';
-import { terminate, truncate } from './text.js';
+import { capitalize, terminate, truncate } from './text.js';
 
 /** Categories of explicit information, in the order patterns are tried. */
 export const PROFILE_CATEGORIES = [
@@ -174,7 +174,7 @@ export function essentials(part: string, category: ProfileCategory): string {
   return last === pieces.length - 1 ? part : pieces.slice(0, last + 1).join(', ');
 }
 
-function explicitInfo(views: readonly MessageView[]): ExplicitInfo[] {
+function explicitInfo(views: readonly MessageView[], helped: boolean): ExplicitInfo[] {
   const out: ExplicitInfo[] = [];
   const seen = new Set<string>();
   const perCategory = new Map<string, number>();
@@ -186,14 +186,16 @@ function explicitInfo(views: readonly MessageView[]): ExplicitInfo[] {
       if (s.question && core === s.core) continue;
       const parts = clauses(core);
       for (const part of parts) {
-        const category = classify(part) ?? classifyNote(part);
+        const rule = v.msg.role === 'user' && helped ? standingRule(part, v) : undefined;
+        const category = rule ? 'preference' : (classify(part) ?? classifyNote(part));
         if (!category || (perCategory.get(category) ?? 0) >= MAX_PER_CATEGORY || out.length >= MAX_ITEMS)
           continue;
         const kept = essentials(part, category);
         const text =
-          parts.length > 1 || core !== s.core || kept !== part
+          rule ??
+          (parts.length > 1 || core !== s.core || kept !== part
             ? toThirdPerson(kept, v.speaker, v.addressee).text
-            : s.text;
+            : s.text);
         const description = terminate(truncate(text.replace(/\s+/g, ' ').replace(/!+/g, '.'), 300));
         const key = description.toLowerCase();
         if (seen.has(key)) continue;
@@ -204,6 +206,22 @@ function explicitInfo(views: readonly MessageView[]): ExplicitInfo[] {
     }
   }
   return out;
+}
+
+/** A standing rule for an assistant ("Please don't use lodash in this repo", "Always reply in French"). */
+const RULE = /^(?:please\s+)?(don't|do not|never|always)\s+([a-z][^,;]*)/i;
+
+/**
+ * A person's rule for the one they talk to, told as what she asked ("User asked Claude not to
+ * use lodash in this repo"): a preference that holds beyond the moment, where a one-off
+ * request ("Write me a poem") is no profile item. The clause up to its first comma.
+ */
+function standingRule(part: string, v: MessageView): string | undefined {
+  const m = RULE.exec(part.trim());
+  if (!m?.[1] || !m[2]) return undefined;
+  const how = /^do/i.test(m[1]) ? 'not' : m[1].toLowerCase();
+  const what = toThirdPerson(m[2].trim(), v.speaker, v.addressee).text;
+  return capitalize(`${v.speaker} asked ${v.addressee ? `${v.addressee} ` : ''}${how} to ${what}`);
 }
 
 interface TraitRule {
@@ -327,11 +345,14 @@ export function extractProfiles(
   humans: readonly string[],
 ): ProfileObservation[] {
   const out: ProfileObservation[] = [];
+  // Standing rules are for an assistant ("never suggest meat"); between people "Always be
+  // yourself!" is cheer.
+  const helped = views.some((v) => v.msg.role === 'assistant');
   for (const id of new Set(humans)) {
     const own = views.filter((v) => v.msg.sender_id === id && v.msg.role === 'user');
     if (own.length === 0) continue;
     const name = own[0]?.speaker ?? id;
-    out.push({ user_id: id, explicit_info: explicitInfo(own), implicit_traits: implicitTraits(name, own) });
+    out.push({ user_id: id, explicit_info: explicitInfo(own, helped), implicit_traits: implicitTraits(name, own) });
   }
   return out;
 }
