@@ -13,6 +13,25 @@ export function contentWords(text: string): Set<string> {
   return out;
 }
 
+/**
+ * The words of a text written capitalised where no sentence opens ("What does Will collect?":
+ * will; "O'Brien"; not "What", "I" or "US"), lower-cased, a trailing "'s" cut: the words it
+ * names someone or something by, which a stop-word list may hold.
+ */
+export function capitalisedWords(text: string): string[] {
+  const out: string[] = [];
+  let opening = true;
+  for (const [t] of text.matchAll(/[.!?:]|[\p{L}\p{N}'’]+/gu)) {
+    if (/^[.!?:]$/.test(t)) opening = true;
+    else {
+      const w = t.replace(/['’]s$/u, '');
+      if (!opening && /^\p{Lu}.*\p{Ll}/u.test(w)) out.push(w.toLowerCase());
+      opening = false;
+    }
+  }
+  return out;
+}
+
 export function jaccard(a: Set<string>, b: Set<string>): number {
   if (!a.size && !b.size) return 1;
   let inter = 0;

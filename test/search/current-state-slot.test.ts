@@ -62,4 +62,45 @@ describe.each(DRIVERS)('current state: the slot is where one lives, not every "h
       expect(zoe.episodes[0]!.atomic_facts[0]!.content, method).toBe('Zoe moved to Porto with her partner');
     }
   });
+
+  it('"what X do I ... now": the X asked about is the slot, whatever other kind its verb names', async () => {
+    // "work" names the job kind, but the question asks about shifts; "drive" is in neither
+    // fact about cars. The newest of the facts holding the word asked about wins.
+    await seedEpisode(f, {
+      owners: ['zoe'],
+      ts: T0 + 5 * HOUR,
+      subject: 'a new job',
+      facts: ['Zoe started a new job as a nurse and her shifts are twelve hours long'],
+    });
+    await seedEpisode(f, {
+      owners: ['zoe'],
+      ts: T0 + 6 * HOUR,
+      subject: 'nights',
+      facts: ['Zoe switched to night shifts at the hospital'],
+    });
+    await seedEpisode(f, {
+      owners: ['zoe'],
+      ts: T0 + 7 * HOUR,
+      subject: 'mornings',
+      facts: ['Zoe drives her old car to the hospital every day'],
+    });
+    await seedEpisode(f, {
+      owners: ['zoe'],
+      ts: T0 + 8 * HOUR,
+      subject: 'a purchase',
+      facts: ['Zoe sold it and bought an electric car'],
+    });
+    for (const method of ['hybrid', 'keyword'] as const) {
+      const shifts = await run({ user_id: 'zoe', query: 'What shifts do I work now?', method });
+      expect(shifts.episodes[0]!.atomic_facts[0]!.content, method).toBe(
+        'Zoe switched to night shifts at the hospital',
+      );
+      const car = await run({ user_id: 'zoe', query: 'What car do I drive now?', method });
+      expect(car.episodes[0]!.atomic_facts[0]!.content, method).toBe(
+        'Zoe sold it and bought an electric car',
+      );
+      const zoe = await run({ user_id: 'zoe', query: 'Where does Zoe live now?', method });
+      expect(zoe.episodes[0]!.atomic_facts[0]!.content, method).toBe('Zoe moved to Porto with her partner');
+    }
+  });
 });

@@ -1,5 +1,6 @@
 import type { SearchData } from '../../contract/search.js';
 import { EPISODE_COLUMNS, type EpisodeRow, episodeItem, type FactRow } from '../memory/serialize.js';
+import { capitalisedWords } from '../text.js';
 import {
   mergeQueries,
   type PreparedQuery,
@@ -12,7 +13,7 @@ import {
   scoreMap,
 } from './hybrid.js';
 import { andQuery, orQuery } from './keyword.js';
-import { CURRENT_STATE, currentStateLexemes, slotLexemes } from './lexicon.js';
+import { askedWord, CURRENT_STATE, currentStateLexemes, kindWords, slotLexemes } from './lexicon.js';
 import { episodeTarget, factTarget, type SearchScope } from './scope.js';
 
 /**
@@ -106,7 +107,7 @@ export async function rankEpisodes(
   }
   const question = q.queries[0];
   if (question && CURRENT_STATE.test(question.text))
-    await newestWins(d, scope, question.terms, facts, own, parent, q.route === 'keyword' ? Infinity : 1);
+    await newestWins(d, scope, question, facts, own, parent, q.route === 'keyword' ? Infinity : 1);
   const episodes = new Map(own);
   for (const [factId, episodeId] of parent) {
     const s = inContext(facts.get(factId) ?? 0, own.get(episodeId) ?? 0);
@@ -133,7 +134,7 @@ export const SLOT_MARGIN = 0.8;
 async function newestWins(
   d: RankDeps,
   scope: SearchScope,
-  terms: readonly string[],
+  question: PreparedQuery,
   facts: Map<string, number>,
   own: Map<string, number>,
   parent: Map<string, string>,
@@ -141,10 +142,20 @@ async function newestWins(
 ): Promise<void> {
   const best = Math.max(...facts.values());
   if (!(best > 0)) return;
-  const [slot, state] = await Promise.all([slotLexemes(d.db, terms), currentStateLexemes(d.db)]);
+  const terms = question.terms;
+  const [kinds, state] = await Promise.all([kindWords(d.db), currentStateLexemes(d.db)]);
+  // "What shifts do I work now?" asks about shifts, whatever kind its verb names (work: the
+  // job): a word asked about that names no kind is the slot.
+  const word = askedWord(question.text);
+  const asked = word ? terms.find((t) => word.startsWith(t) && !kinds.has(t)) : undefined;
+  const slot = asked ? [asked] : await slotLexemes(d.db, terms);
   // What else the question names ("where does Theo live now": Theo) every competitor holds
-  // too, so the newest move of someone else is no answer.
-  const about = terms.filter((t) => !slot.includes(t) && !state.has(t));
+  // too, so the newest move of someone else is no answer. Beside a word asked about, the rest
+  // is its verb ("work", "drive": the newest car need not be driven in its fact), and only
+  // the names it uses (capitalised where no sentence opens: "What car does Theo drive now?").
+  const others = terms.filter((t) => !slot.includes(t) && !state.has(t));
+  const names = asked ? capitalisedWords(question.text) : [];
+  const about = asked ? others.filter((t) => names.some((w) => w.startsWith(t))) : others;
   const close = [...facts]
     .filter(([, s]) => (slot.length ? s > 0 : s >= SLOT_MARGIN * best))
     .map(([id]) => id);

@@ -129,6 +129,28 @@ export function lexemeRoot(lexeme: string): string | undefined {
   return lexeme.length >= MIN_ROOT + 1 ? lexeme : undefined;
 }
 
+/** Every lexeme that names a kind in a question (its keys and cues: "live", "job", "work", "city"). */
+export async function kindWords(q: Sql): Promise<Set<string>> {
+  return new Set((await kindLexemes(q)).flatMap((k) => [...k.keys, ...k.cues]));
+}
+
+/** Words after "what" / "which" that ask no thing ("what is", "which of", "what do I"). */
+const NOT_ASKED = new Set(
+  `is are was were be been do does did has have had will would can could should shall may might
+i you he she it we they me my your his her its our their the a an this that these those of about
+else`.split(/\s+/),
+);
+
+/**
+ * The word a "what X" / "which X" question asks about ("What shifts do I work now?": shifts;
+ * "Which kind of car ...": car), or undefined ("What is my job now?", "Where do I live?").
+ */
+export function askedWord(text: string): string | undefined {
+  const m = /\b(?:what|which)\s+(?:(?:kinds?|sorts?|types?)\s+of\s+)?([\p{L}][\p{L}'’-]*)/iu.exec(text);
+  const word = m?.[1]?.toLowerCase();
+  return word && !NOT_ASKED.has(word) ? word : undefined;
+}
+
 /**
  * The slot a current-state question asks about: every lexeme of the kinds its terms name
  * (for "where does she live now": live, move, relocate, ...), or none.

@@ -1,6 +1,6 @@
 import { messageText } from '../../contract/common.js';
 import type { SearchData } from '../../contract/search.js';
-import { contentWords } from '../text.js';
+import { capitalisedWords, contentWords } from '../text.js';
 import { round } from './episodes.js';
 
 /**
@@ -43,14 +43,7 @@ export function answerPeople(turns: readonly Pick<Turn, 'sender_name'>[]): Set<s
  */
 export function namingWords(text: string): Set<string> {
   const out = contentWords(text);
-  let opening = true;
-  for (const [t] of text.matchAll(/[.!?:]|[\p{L}\p{N}]+/gu)) {
-    if (t === '.' || t === '!' || t === '?' || t === ':') opening = true;
-    else {
-      if (!opening && /^\p{Lu}\p{Ll}+$/u.test(t)) out.add(t.toLowerCase());
-      opening = false;
-    }
-  }
+  for (const w of capitalisedWords(text)) out.add(w);
   return out;
 }
 
