@@ -33,6 +33,11 @@ export interface EpisodeQuery {
   /** Candidates taken per route, per kind, per query. */
   pool: number;
   radius?: number | null | undefined;
+  /**
+   * The asker asks about herself (own-words.ts asksAboutSelf): what an assistant said is no
+   * current answer of hers.
+   */
+  aboutSelf?: boolean;
 }
 
 export interface RankedEpisodes {
@@ -107,7 +112,16 @@ export async function rankEpisodes(
   }
   const question = q.queries[0];
   if (question && CURRENT_STATE.test(question.text))
-    await newestWins(d, scope, question, facts, own, parent, q.route === 'keyword' ? Infinity : 1);
+    await newestWins(
+      d,
+      scope,
+      question,
+      q.aboutSelf === true,
+      facts,
+      own,
+      parent,
+      q.route === 'keyword' ? Infinity : 1,
+    );
   const episodes = new Map(own);
   for (const [factId, episodeId] of parent) {
     const s = inContext(facts.get(factId) ?? 0, own.get(episodeId) ?? 0);
@@ -135,6 +149,7 @@ async function newestWins(
   d: RankDeps,
   scope: SearchScope,
   question: PreparedQuery,
+  aboutSelf: boolean,
   facts: Map<string, number>,
   own: Map<string, number>,
   parent: Map<string, string>,
@@ -164,8 +179,12 @@ async function newestWins(
   let where = '';
   if (slot.length) where += ` AND search @@ $${params.push(orQuery(slot))}::tsquery`;
   if (about.length) where += ` AND search @@ $${params.push(andQuery(about))}::tsquery`;
+  // "What shifts do I work now?": the assistant's later advice on night shifts is no answer.
+  if (aboutSelf)
+    where += ` AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.tenant_id = $1 AND m.role <> 'user'
+       AND m.id = ANY (ARRAY(SELECT jsonb_array_elements_text(f.source_message_ids))))`;
   const competing = await d.db.query<{ id: string }>(
-    `SELECT id FROM atomic_facts WHERE tenant_id = $1 AND id = ANY (ARRAY(SELECT jsonb_array_elements_text($2::jsonb)))${where}
+    `SELECT id FROM atomic_facts f WHERE tenant_id = $1 AND id = ANY (ARRAY(SELECT jsonb_array_elements_text($2::jsonb)))${where}
      ORDER BY ts DESC, id DESC`,
     params,
   );

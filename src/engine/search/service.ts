@@ -15,7 +15,7 @@ import { type PreparedQuery, prepareQuery, type RankDeps, type Route } from './h
 import { queryLexemes } from './keyword.js';
 import { CURRENT_STATE, expandTerms } from './lexicon.js';
 import { type MessageHit, pinnedUnprocessed, rankMessages, type ScoredMessage } from './messages.js';
-import { ASSISTANT_WEIGHT, focusOnOwnWords } from './own-words.js';
+import { ASSISTANT_WEIGHT, asksAboutSelf, focusOnOwnWords } from './own-words.js';
 import { focusOnNamedPeople, OTHER_PERSON_WEIGHT } from './people.js';
 import { rerankHits } from './rerank-hits.js';
 import type { SearchScope } from './scope.js';
@@ -174,6 +174,7 @@ export class SearchService {
         weights: [...weights, ...bridged.flatMap((b, i) => (b ? [(weights[i] ?? 1) * BRIDGE_WEIGHT] : []))],
         pool,
         radius: input.radius,
+        aboutSelf: isUser && asksAboutSelf(input.query),
       };
       // The kinds are ranked and loaded at once (independent statements).
       const [unprocessed, messages, episodes, cases, skills] = await Promise.all([
