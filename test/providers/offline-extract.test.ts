@@ -649,6 +649,29 @@ describe('offline extractor: senders known by a handle alone', () => {
     );
   });
 
+  it("keeps every labelled line of a note as a fact under the note's heading, the label with it", () => {
+    const out = chat(
+      [
+        [
+          'u-9',
+          'user',
+          'Notes for the Apollo migration:\n- Deadline: 30 June 2025\n- Owner: Priya Raman\n- Stack: Go services on Postgres 16\n- Risk: the billing export still runs on the old cron box\n- Budget: 40k',
+        ],
+        ['u-9', 'user', 'Quick context: my sister Ana lives in Porto.'],
+      ],
+      ['u-9'],
+    ).episode.facts.map((f) => f.content);
+    expect(out).toEqual([
+      'Notes for the Apollo migration – Deadline: 30 June 2025.',
+      'Notes for the Apollo migration – Owner: Priya Raman.',
+      'Notes for the Apollo migration – Stack: Go services on Postgres 16.',
+      'Notes for the Apollo migration – Risk: the billing export still runs on the old cron box.',
+      'Notes for the Apollo migration – Budget: 40k.',
+      // A label of the talk itself ("Quick context:", "FYI:") still goes.
+      "User's sister Ana lives in Porto.",
+    ]);
+  });
+
   it('keeps a new job as the occupation, and what the job is like (its shifts) beside it', () => {
     // The occupation is one item that a newer one replaces (engine/memory/profile.ts); the
     // shifts are no new job and must not take its place.

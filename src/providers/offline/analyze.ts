@@ -28,6 +28,8 @@ export interface Sentence {
   shift: boolean;
   /** An acknowledgement with at most a short echo of what was asked ("Got it, a tent for two."). */
   ack: boolean;
+  /** A labelled line of a note ("Deadline: 30 June 2025"): the label is part of what it says. */
+  field: boolean;
 }
 
 export interface MessageView {
@@ -156,6 +158,12 @@ function namePatterns(names: readonly string[]): NamePatterns {
 const FRAME =
   /^(?:i (?:should|must|have to|need to|want to|wanted to|just wanted to|forgot to|meant to|(?:have|'ve) been meaning to|thought i'd|figured i'd) (?:also |probably |quickly |just |first )?(?:mention|tell you|say|add|let you know|point out|note)|just so you know|for (?:the record|context|reference|what it's worth)|(?:a )?(?:quick )?heads[- ]up|fun fact|keep in mind|as i (?:said|mentioned)(?: (?:before|earlier))?|honestly|actually|seriously|frankly|basically|truthfully|to be (?:honest|fair)|tbh|in fact)(?: that)?[,:]?\s+(?=(?:i|i'm|i've|i'd|i'll|my|we|we're|we've|our|the|a|an|he|she|they|it's|there's)\b)/i;
 
+/** A label that says how the rest is meant, not what it is about ("Quick context:", "FYI:"). */
+const TALK_LABEL =
+  /^(?:(?:quick|brief|short|small|side|some|just an?|an?|one more|final|important)\s+)?(?:context|note|notes|update|reminder|background|fyi|ps|p\.s\.|btw|edit|tl;?dr|heads[- ]up|info|summary|recap|question|thought|idea|warning|correction|aside)\s*:\s+(?=\S)/i;
+/** A labelled line of a note: a short label (at most four words), a colon, a value. */
+const FIELD = /^\p{Lu}[\p{L}\p{N}'’&/-]*(?: [\p{L}\p{N}'’&/-]+){0,3}:\s+\S/u;
+
 /** Strips leading interjections ("Wow, Tomas!"), vocatives and a trailing laugh from a sentence. */
 export function stripInterjections(sentence: string, names: readonly string[]): string {
   const p = namePatterns(names);
@@ -163,8 +171,9 @@ export function stripInterjections(sentence: string, names: readonly string[]): 
   for (let k = 0; k < 4; k++) {
     const next = s
       .replace(p.lead, '')
-      // A leading label: "Quick context: ...", "FYI: ...", "Update: ...".
-      .replace(/^(?:[A-Za-z]+ ){0,2}[A-Za-z]+:\s+(?=\S)/, '')
+      // A leading label of the talk itself: "Quick context: ...", "FYI: ...", "Update: ..."
+      // (a note's "Deadline: 30 June" keeps its label: FIELD).
+      .replace(TALK_LABEL, '')
       .replace(/^(?:and|but|so|plus|also|anyway|well|oh|still|by the way|btw)\b,?\s+(?=\S)/i, '')
       .replace(FRAME, '');
     if (next === s) break;
@@ -292,6 +301,7 @@ export function analyze(segment: readonly SegmentMessage[], names: Map<string, s
         secondPerson: rw.secondPerson,
         shift,
         ack: isAcknowledgement(raw),
+        field: !question && FIELD.test(core),
       };
       const prev = sentences[sentences.length - 1];
       const words = core.split(/\s+/).length;

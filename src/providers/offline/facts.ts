@@ -35,6 +35,11 @@ export function lowerFirst(s: string, proper: ReadonlySet<string> = new Set()): 
 /** Renders one sentence (plus its attached continuation) as a self-contained statement. */
 export function statement(view: MessageView, idx: number): string {
   const s = view.sentences[idx] as Sentence;
+  // A note's labelled line under its heading: "Notes for the move – Deadline: 30 June 2025".
+  if (s.field) {
+    const heading = headingOf(view, idx);
+    return terminate(`${heading ? `${heading} – ` : ''}${s.text.replace(/[.!?]+$/, '')}`);
+  }
   let body = s.text.replace(/[.!?]+$/, '');
   for (const c of view.sentences) {
     if (c.attachedTo === idx) body += `; ${lowerFirst(c.text.replace(/[.!?]+$/, ''), view.proper)}`;
@@ -79,6 +84,28 @@ const ADVICE =
  */
 const BIDDING =
   /^(please\s+)?(?:(try|avoid|consider|write|explain|summari[sz]e|translate|describe|generate|draft|rewrite|recommend|suggest|tell|give|show|remind|calculate|compare)\s+\S|(make|create|help|fix|find|send|book|call|bring|buy|plan|list|use|add|keep|start|stop|take|check|ice|eat|drink|choose|pick|rest|stretch|stay|limit|focus|practi[cs]e|water|schedule|join|follow)\s+(?:me|us|a|an|the|some|this|that|these|those|it|them|him|her|my|your|our|to|out|up|on|for|with|about|more|at|in|into|off|down|back|over|each|every|all|any|\d+|\w+ing)\b)/i;
+
+/** The heading a labelled line stands under: the nearest sentence before it ending in ":". */
+function headingOf(view: MessageView, idx: number): string | undefined {
+  for (let i = idx - 1; i >= 0; i--) {
+    const s = view.sentences[i] as Sentence;
+    if (s.field) continue;
+    return /:\s*$/.test(s.core) ? capitalize(s.text.replace(/[:\s]+$/, '')) : undefined;
+  }
+  return undefined;
+}
+
+/** Labelled lines a message gives as facts beyond its cap (a note of a dozen fields). */
+const MAX_FIELDS = 12;
+
+/** The labelled lines of a message with a value worth keeping, first to last. */
+function fields(view: MessageView): number[] {
+  return view.sentences
+    .map((s, i) => ({ s, i }))
+    .filter(({ s }) => s.field && !s.filler && contentStems(s.core.slice(s.core.indexOf(':') + 1)).length > 0)
+    .slice(0, MAX_FIELDS)
+    .map(({ i }) => i);
+}
 
 function startsWithName(text: string, speaker: string): boolean {
   return text.startsWith(`${speaker} `) || text.startsWith(`${speaker}'s `);
@@ -230,6 +257,12 @@ export function extractFacts(views: readonly MessageView[], perMessage = 3): Ext
     const base = v.msg.role === 'assistant' ? Math.min(2, perMessage) : perMessage;
     const chosen = new Set(factSentences(v, base));
     for (const x of ownMentions(v, perMessage, chosen)) chosen.add(x);
+    // A note's labelled lines are each a fact; its heading is said in them.
+    const labelled = fields(v);
+    if (labelled.length) {
+      for (const i of [...chosen]) if (/:\s*$/.test(v.sentences[i]!.core)) chosen.delete(i);
+      for (const i of labelled) chosen.add(i);
+    }
     const max = Math.max(base, chosen.size);
     const q = precedingQuestion(views, i);
     const ans = q ? answerIndices(v) : [];

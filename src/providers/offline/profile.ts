@@ -352,7 +352,11 @@ export function extractProfiles(
     const own = views.filter((v) => v.msg.sender_id === id && v.msg.role === 'user');
     if (own.length === 0) continue;
     const name = own[0]?.speaker ?? id;
-    out.push({ user_id: id, explicit_info: explicitInfo(own, helped), implicit_traits: implicitTraits(name, own) });
+    out.push({
+      user_id: id,
+      explicit_info: explicitInfo(own, helped),
+      implicit_traits: implicitTraits(name, own),
+    });
   }
   return out;
 }
