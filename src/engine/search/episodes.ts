@@ -1,5 +1,6 @@
 import type { SearchData } from '../../contract/search.js';
 import { EPISODE_COLUMNS, type EpisodeRow, episodeItem, type FactRow } from '../memory/serialize.js';
+import { LIVE_MESSAGES } from '../memory/stored-message.js';
 import { capitalisedWords } from '../text.js';
 import {
   mergeQueries,
@@ -181,7 +182,7 @@ async function newestWins(
   if (about.length) where += ` AND search @@ $${params.push(andQuery(about))}::tsquery`;
   // "What shifts do I work now?": the assistant's later advice on night shifts is no answer.
   if (aboutSelf)
-    where += ` AND NOT EXISTS (SELECT 1 FROM messages m WHERE m.tenant_id = $1 AND m.role <> 'user'
+    where += ` AND NOT EXISTS (SELECT 1 FROM ${LIVE_MESSAGES} m WHERE m.tenant_id = $1 AND m.role <> 'user'
        AND m.id = ANY (ARRAY(SELECT jsonb_array_elements_text(f.source_message_ids))))`;
   const competing = await d.db.query<{ id: string }>(
     `SELECT id FROM atomic_facts f WHERE tenant_id = $1 AND id = ANY (ARRAY(SELECT jsonb_array_elements_text($2::jsonb)))${where}
