@@ -658,6 +658,7 @@ describe('offline extractor: senders known by a handle alone', () => {
           'Notes for the Apollo migration:\n- Deadline: 30 June 2025\n- Owner: Priya Raman\n- Stack: Go services on Postgres 16\n- Risk: the billing export still runs on the old cron box\n- Budget: 40k',
         ],
         ['u-9', 'user', 'Quick context: my sister Ana lives in Porto.'],
+        ['u-9', 'user', 'Funny thing: my neighbour Tom found my keys in his garden.'],
       ],
       ['u-9'],
     ).episode.facts.map((f) => f.content);
@@ -669,6 +670,8 @@ describe('offline extractor: senders known by a handle alone', () => {
       'Notes for the Apollo migration – Budget: 40k.',
       // A label of the talk itself ("Quick context:", "FYI:") still goes.
       "User's sister Ana lives in Porto.",
+      // A lone labelled sentence in a chat is said like any other.
+      "User said that funny thing: User's neighbour Tom found User's keys in his garden.",
     ]);
   });
 

@@ -36,7 +36,7 @@ export function lowerFirst(s: string, proper: ReadonlySet<string> = new Set()): 
 export function statement(view: MessageView, idx: number): string {
   const s = view.sentences[idx] as Sentence;
   // A note's labelled line under its heading: "Notes for the move – Deadline: 30 June 2025".
-  if (s.field) {
+  if (s.field && fields(view).includes(idx)) {
     const heading = headingOf(view, idx);
     return terminate(`${heading ? `${heading} – ` : ''}${s.text.replace(/[.!?]+$/, '')}`);
   }
@@ -98,13 +98,19 @@ function headingOf(view: MessageView, idx: number): string | undefined {
 /** Labelled lines a message gives as facts beyond its cap (a note of a dozen fields). */
 const MAX_FIELDS = 12;
 
-/** The labelled lines of a message with a value worth keeping, first to last. */
+/**
+ * The labelled lines of a note with a value worth keeping, first to last: of a message with a
+ * heading before them or two of them at least. A lone "Funny thing: he forgot his keys" in a
+ * chat is said like any sentence.
+ */
 function fields(view: MessageView): number[] {
-  return view.sentences
+  const out = view.sentences
     .map((s, i) => ({ s, i }))
     .filter(({ s }) => s.field && !s.filler && contentStems(s.core.slice(s.core.indexOf(':') + 1)).length > 0)
     .slice(0, MAX_FIELDS)
     .map(({ i }) => i);
+  const first = out[0];
+  return out.length >= 2 || (first !== undefined && headingOf(view, first)) ? out : [];
 }
 
 function startsWithName(text: string, speaker: string): boolean {
