@@ -647,6 +647,15 @@ describe('offline extractor: senders known by a handle alone', () => {
     expect(cheer.profiles.flatMap((p) => p.explicit_info.map((e) => e.description))).not.toContainEqual(
       expect.stringMatching(/asked .*never to/),
     );
+    // A bidding to the other says nothing of the speaker: no profile item.
+    const bid = chat(
+      [
+        ['ana', 'user', "Give me the address and I'll be there."],
+        ['ben', 'user', 'Try the dumplings at Lucky Star, I love that place.'],
+      ],
+      ['ana', 'ben'],
+    );
+    expect(bid.profiles.flatMap((p) => p.explicit_info.map((e) => e.description))).toEqual([]);
   });
 
   it("keeps every labelled line of a note as a fact under the note's heading, the label with it", () => {

@@ -5,7 +5,7 @@
  * "X called tool(args), which returned ..." facts.
  */
 import type { ExtractedFact } from '../../core/ports.js';
-import type { MessageView, Sentence } from './analyze.js';
+import { BIDDING, type MessageView, type Sentence } from './analyze.js';
 import { linkGroups } from './coreference.js';
 import { capitalize, contentStems, terminate, truncate } from './text.js';
 
@@ -76,14 +76,6 @@ export function statement(view: MessageView, idx: number): string {
  */
 const ADVICE =
   /^(?:try|avoid|consider|use|add|keep|start|stop|take|ice|eat|drink|choose|pick|rest|stretch|stay|limit|focus|practi[cs]e|water|schedule|join|follow)$/i;
-/**
- * A sentence opening with a verb in the imperative ("Write me ...", "Try quad stretches",
- * "Check out this pic"). A verb that is seldom a noun opening a sentence bids whatever
- * follows; any other must be followed by a word that starts an object or a particle, so
- * "Book club was fun" and "Plan B worked" stay statements.
- */
-const BIDDING =
-  /^(please\s+)?(?:(try|avoid|consider|write|explain|summari[sz]e|translate|describe|generate|draft|rewrite|recommend|suggest|tell|give|show|remind|calculate|compare)\s+\S|(make|create|help|fix|find|send|book|call|bring|buy|plan|list|use|add|keep|start|stop|take|check|ice|eat|drink|choose|pick|rest|stretch|stay|limit|focus|practi[cs]e|water|schedule|join|follow)\s+(?:me|us|a|an|the|some|this|that|these|those|it|them|him|her|my|your|our|to|out|up|on|for|with|about|more|at|in|into|off|down|back|over|each|every|all|any|\d+|\w+ing)\b)/i;
 
 /** The heading a labelled line stands under: the nearest sentence before it ending in ":". */
 function headingOf(view: MessageView, idx: number): string | undefined {

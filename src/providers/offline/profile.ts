@@ -5,7 +5,7 @@
  * curious). Each item carries the ids of the messages it rests on.
  */
 import type { ExplicitInfo, ImplicitTrait, ProfileObservation } from '../../core/ports.js';
-import { type MessageView, withoutRequest } from './analyze.js';
+import { BIDDING, type MessageView, withoutRequest } from './analyze.js';
 import { toThirdPerson } from './rewrite.js';
 import { capitalize, terminate, truncate } from './text.js';
 
@@ -187,6 +187,8 @@ function explicitInfo(views: readonly MessageView[], helped: boolean): ExplicitI
       const parts = clauses(core);
       for (const part of parts) {
         const rule = v.msg.role === 'user' && helped ? standingRule(part, v) : undefined;
+        // Bidding the other ("Give me the address and I'll be there") says nothing of the speaker.
+        if (!rule && BIDDING.test(part)) continue;
         const category = rule ? 'preference' : (classify(part) ?? classifyNote(part));
         if (!category || (perCategory.get(category) ?? 0) >= MAX_PER_CATEGORY || out.length >= MAX_ITEMS)
           continue;
