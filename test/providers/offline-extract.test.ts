@@ -535,7 +535,8 @@ describe('offline extractor: senders known by a handle alone', () => {
     msg({
       sender_id: 'u-42',
       role: 'user',
-      content: "I just started a new job as a nurse at St. Mary's and my shifts are 12 hours long.",
+      content:
+        'I started a new job as a pharmacist at the Alder Street clinic and my shifts run from noon to ten.',
     }),
     msg({
       sender_id: 'assistant',
@@ -549,7 +550,7 @@ describe('offline extractor: senders known by a handle alone', () => {
 
   it('names a user and an assistant sending under a handle by their role, never by the handle', () => {
     expect(facts).toContain(
-      "User just started a new job as a nurse at St. Mary's and User's shifts are 12 hours long.",
+      "User started a new job as a pharmacist at the Alder Street clinic and User's shifts run from noon to ten.",
     );
     expect(facts.some((f) => f.startsWith('Assistant said that batch cooking on Sundays'))).toBe(true);
     const text = [x.episode.subject, x.episode.summary, x.episode.episode, ...facts].join('\n');
@@ -689,8 +690,8 @@ describe('offline extractor: senders known by a handle alone', () => {
     // shifts are no new job and must not take its place.
     const profile = x.profiles.find((p) => p.user_id === 'u-42')!;
     const of = (c: string) => profile.explicit_info.filter((e) => e.category === c).map((e) => e.description);
-    expect(of('occupation')).toEqual(["User just started a new job as a nurse at St. Mary's."]);
-    expect(of('work')).toEqual(["User's shifts are 12 hours long."]);
+    expect(of('occupation')).toEqual(['User started a new job as a pharmacist at the Alder Street clinic.']);
+    expect(of('work')).toEqual(["User's shifts run from noon to ten."]);
     const m = builder();
     const night = extract(
       [m({ sender_id: 'u-42', role: 'user', content: 'I switched to night shifts at the hospital.' })],

@@ -22,7 +22,11 @@ describe.each(DRIVERS)('search: the current state of what she said, not of the a
     s = await startTestServer(driver);
     key = await s.key('tenant-a');
     await addAndFlush(s, key, 'job', [
-      user('maya', 'I just started a new job as a nurse, and my shifts are twelve hours long.', T0),
+      user(
+        'maya',
+        'I took a job as a pharmacist at the Alder Street clinic, and my shifts start at dawn.',
+        T0,
+      ),
       assistant('helper', 'Congratulations on the new job! Long shifts get easier with a routine.', T0 + MIN),
     ]);
     await addAndFlush(s, key, 'nights', [

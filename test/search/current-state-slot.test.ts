@@ -70,7 +70,7 @@ describe.each(DRIVERS)('current state: the slot is where one lives, not every "h
       owners: ['zoe'],
       ts: T0 + 5 * HOUR,
       subject: 'a new job',
-      facts: ['Zoe started a new job as a nurse and her shifts are twelve hours long'],
+      facts: ['Zoe took a job as a pharmacist at the clinic and her shifts start at dawn'],
     });
     await seedEpisode(f, {
       owners: ['zoe'],
