@@ -8,7 +8,15 @@
 import { mentionsDate, resolveRelativeDates } from '../../core/dates.js';
 import type { SegmentMessage } from '../../core/ports.js';
 import { toThirdPerson } from './rewrite.js';
-import { capitalize, isContentWord, normalize, STOPWORDS, splitSentences, tokenize } from './text.js';
+import {
+  capitalize,
+  contentStems,
+  isContentWord,
+  normalize,
+  STOPWORDS,
+  splitSentences,
+  tokenize,
+} from './text.js';
 import { TOPIC_CUE } from './topic.js';
 
 export interface Sentence {
@@ -28,8 +36,11 @@ export interface Sentence {
   shift: boolean;
   /** An acknowledgement with at most a short echo of what was asked ("Got it, a tent for two."). */
   ack: boolean;
-  /** A labelled line of a note ("Deadline: 30 June 2025"): the label is part of what it says. */
-  field: boolean;
+  /**
+   * A labelled line of a note ("Deadline: 30 June 2025", the label part of what it says), with
+   * the note's heading ("Notes for the move"); undefined for any other sentence.
+   */
+  note: { heading: string | undefined } | undefined;
 }
 
 export interface MessageView {
@@ -293,6 +304,7 @@ export function analyze(segment: readonly SegmentMessage[], names: Map<string, s
     const addressee = findAddressee(segment, i, msg.content, others, names);
     const forms = nameForms(msg.content, all);
     const sentences: Sentence[] = [];
+    const labelled: boolean[] = [];
     for (const raw of splitSentences(normalize(prose(msg.content))).flatMap(splitAsk)) {
       const core = capitalize(resolveRelativeDates(stripInterjections(raw, forms), msg.timestamp));
       const question = /\?["')]*$/.test(core);
@@ -310,8 +322,9 @@ export function analyze(segment: readonly SegmentMessage[], names: Map<string, s
         secondPerson: rw.secondPerson,
         shift,
         ack: isAcknowledgement(raw),
-        field: !question && FIELD.test(core),
+        note: undefined,
       };
+      labelled.push(!question && FIELD.test(core));
       const prev = sentences[sentences.length - 1];
       const words = core.split(/\s+/).length;
       const attachedTo =
@@ -327,8 +340,37 @@ export function analyze(segment: readonly SegmentMessage[], names: Map<string, s
           : -1;
       sentences.push({ ...partial, score: scoreSentence(partial, all), attachedTo });
     }
+    markNote(sentences, labelled);
     return { msg, proper, speaker, addressee, sentences };
   });
+}
+
+/** Labelled lines a note gives as facts beyond a message's cap (a note of a dozen fields). */
+const MAX_FIELDS = 12;
+
+/**
+ * Marks the labelled lines of a note with a value worth keeping, first to last, with the
+ * heading they stand under (the nearest sentence before them ending in ":", past other
+ * labelled lines): in a message with such a heading or two of them at least. A lone "Funny
+ * thing: he forgot his keys" in a chat is said like any sentence.
+ */
+function markNote(sentences: Sentence[], labelled: readonly boolean[]): void {
+  const heading = (idx: number): string | undefined => {
+    for (let i = idx - 1; i >= 0; i--) {
+      if (labelled[i]) continue;
+      const s = sentences[i]!;
+      return /:\s*$/.test(s.core) ? capitalize(s.text.replace(/[:\s]+$/, '')) : undefined;
+    }
+    return undefined;
+  };
+  const lines = sentences
+    .flatMap((s, i) =>
+      labelled[i] && !s.filler && contentStems(s.core.slice(s.core.indexOf(':') + 1)).length > 0 ? [i] : [],
+    )
+    .slice(0, MAX_FIELDS);
+  const first = lines[0];
+  if (first === undefined || (lines.length < 2 && !heading(first))) return;
+  for (const i of lines) sentences[i]!.note = { heading: heading(i) };
 }
 
 /** Words written capitalised after a lower-case word somewhere in the segment, plus names. */

@@ -7,7 +7,7 @@
 import { dayKey, formatDate } from '../../core/dates.js';
 import type { ExtractedEpisode } from '../../core/ports.js';
 import { type MessageView, withoutRequest } from './analyze.js';
-import { describeArgs, describeResult, lowerFirst, statement } from './facts.js';
+import { calledTool, describeResult, lowerFirst, statement } from './facts.js';
 import { keyPhrases } from './keyphrases.js';
 import { capitalize, contentStems, joinAnd, terminate, truncate } from './text.js';
 
@@ -73,15 +73,8 @@ function messageUnits(views: readonly MessageView[], v: MessageView): Unit[] {
       units.push({ text: statement(v, i), score: s.score });
     }
   }
-  for (const call of v.msg.tool_calls ?? []) {
-    const args = describeArgs(call.function.arguments, 3);
-    units.push({
-      text: terminate(
-        capitalize(`${v.speaker} called the ${call.function.name} tool${args ? ` (${args})` : ''}`),
-      ),
-      score: 5,
-    });
-  }
+  for (const call of v.msg.tool_calls ?? [])
+    units.push({ text: terminate(calledTool(v.speaker, call, 3)), score: 5 });
   return units.map((u) => ({ ...u, text: truncate(u.text, MAX_UNIT) }));
 }
 

@@ -4,7 +4,7 @@
  * from. Short answers are paired with the question they answer; tool calls become
  * "X called tool(args), which returned ..." facts.
  */
-import type { ExtractedFact } from '../../core/ports.js';
+import type { ExtractedFact, ToolCall } from '../../core/ports.js';
 import { BIDDING, type MessageView, type Sentence } from './analyze.js';
 import { linkGroups } from './coreference.js';
 import { capitalize, contentStems, terminate, truncate } from './text.js';
@@ -36,10 +36,8 @@ export function lowerFirst(s: string, proper: ReadonlySet<string> = new Set()): 
 export function statement(view: MessageView, idx: number): string {
   const s = view.sentences[idx] as Sentence;
   // A note's labelled line under its heading: "Notes for the move – Deadline: 30 June 2025".
-  if (s.field && fields(view).includes(idx)) {
-    const heading = headingOf(view, idx);
-    return terminate(`${heading ? `${heading} – ` : ''}${s.text.replace(/[.!?]+$/, '')}`);
-  }
+  if (s.note)
+    return terminate(`${s.note.heading ? `${s.note.heading} – ` : ''}${s.text.replace(/[.!?]+$/, '')}`);
   let body = s.text.replace(/[.!?]+$/, '');
   for (const c of view.sentences) {
     if (c.attachedTo === idx) body += `; ${lowerFirst(c.text.replace(/[.!?]+$/, ''), view.proper)}`;
@@ -76,34 +74,6 @@ export function statement(view: MessageView, idx: number): string {
  */
 const ADVICE =
   /^(?:try|avoid|consider|use|add|keep|start|stop|take|ice|eat|drink|choose|pick|rest|stretch|stay|limit|focus|practi[cs]e|water|schedule|join|follow)$/i;
-
-/** The heading a labelled line stands under: the nearest sentence before it ending in ":". */
-function headingOf(view: MessageView, idx: number): string | undefined {
-  for (let i = idx - 1; i >= 0; i--) {
-    const s = view.sentences[i] as Sentence;
-    if (s.field) continue;
-    return /:\s*$/.test(s.core) ? capitalize(s.text.replace(/[:\s]+$/, '')) : undefined;
-  }
-  return undefined;
-}
-
-/** Labelled lines a message gives as facts beyond its cap (a note of a dozen fields). */
-const MAX_FIELDS = 12;
-
-/**
- * The labelled lines of a note with a value worth keeping, first to last: of a message with a
- * heading before them or two of them at least. A lone "Funny thing: he forgot his keys" in a
- * chat is said like any sentence.
- */
-function fields(view: MessageView): number[] {
-  const out = view.sentences
-    .map((s, i) => ({ s, i }))
-    .filter(({ s }) => s.field && !s.filler && contentStems(s.core.slice(s.core.indexOf(':') + 1)).length > 0)
-    .slice(0, MAX_FIELDS)
-    .map(({ i }) => i);
-  const first = out[0];
-  return out.length >= 2 || (first !== undefined && headingOf(view, first)) ? out : [];
-}
 
 function startsWithName(text: string, speaker: string): boolean {
   return text.startsWith(`${speaker} `) || text.startsWith(`${speaker}'s `);
@@ -186,6 +156,12 @@ function answerText(view: MessageView, idx: number): string {
 }
 
 /** Arguments of a tool call as "key: value" pairs, values cut short. */
+/** "Helper called the search_flights tool (from: Lisbon, to: Oslo)", at most `maxPairs` arguments. */
+export function calledTool(speaker: string, call: ToolCall, maxPairs?: number): string {
+  const args = describeArgs(call.function.arguments, maxPairs);
+  return capitalize(`${speaker} called the ${call.function.name} tool${args ? ` (${args})` : ''}`);
+}
+
 export function describeArgs(raw: string, maxPairs = 4): string {
   try {
     const parsed: unknown = JSON.parse(raw);
@@ -213,8 +189,7 @@ function toolFacts(views: readonly MessageView[], i: number): ExtractedFact[] {
   const out: ExtractedFact[] = [];
   for (const call of v.msg.tool_calls.slice(0, 3)) {
     const result = views.find((r) => r.msg.role === 'tool' && r.msg.tool_call_id === call.id);
-    const args = describeArgs(call.function.arguments);
-    let content = capitalize(`${v.speaker} called the ${call.function.name} tool${args ? ` (${args})` : ''}`);
+    let content = calledTool(v.speaker, call);
     const ids = [v.msg.id];
     if (result?.msg.content.trim()) {
       content += `, which returned: ${describeResult(result.msg.content)}`;
@@ -256,7 +231,7 @@ export function extractFacts(views: readonly MessageView[], perMessage = 3): Ext
     const chosen = new Set(factSentences(v, base));
     for (const x of ownMentions(v, perMessage, chosen)) chosen.add(x);
     // A note's labelled lines are each a fact; its heading is said in them.
-    const labelled = fields(v);
+    const labelled = v.sentences.flatMap((s, k) => (s.note ? [k] : []));
     if (labelled.length) {
       for (const i of [...chosen]) if (/:\s*$/.test(v.sentences[i]!.core)) chosen.delete(i);
       for (const i of labelled) chosen.add(i);

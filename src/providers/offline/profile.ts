@@ -186,7 +186,7 @@ function explicitInfo(views: readonly MessageView[], helped: boolean): ExplicitI
       if (s.question && core === s.core) continue;
       const parts = clauses(core);
       for (const part of parts) {
-        const rule = v.msg.role === 'user' && helped ? standingRule(part, v) : undefined;
+        const rule = helped ? standingRule(part, v) : undefined;
         // Bidding the other ("Give me the address and I'll be there") says nothing of the speaker.
         if (!rule && BIDDING.test(part)) continue;
         const category = rule ? 'preference' : (classify(part) ?? classifyNote(part));
