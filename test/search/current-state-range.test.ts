@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SearchInput } from '../../src/contract/search.js';
 import { DRIVERS } from '../helpers/drivers.js';
-import { type Fixture, HOUR, openFixture, seedEpisode, T0 } from './seed.js';
+import { type Fixture, HOUR, openFixture, searchOf, seedEpisode, T0 } from './seed.js';
 
 /**
  * A question about the current state lifts the newest answer a hair above the best score
@@ -11,8 +10,7 @@ import { type Fixture, HOUR, openFixture, seedEpisode, T0 } from './seed.js';
 describe.each(DRIVERS)('current state: the newest answer first, scores within their range [%s]', (driver) => {
   let f: Fixture;
   let porto: string;
-  const run = (input: Record<string, unknown>) =>
-    f.search.search({ tenantId: 'tenant-a' }, SearchInput.parse(input));
+  const run = searchOf(() => f);
 
   beforeAll(async () => {
     f = await openFixture(driver);

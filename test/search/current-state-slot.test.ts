@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SearchInput } from '../../src/contract/search.js';
 import { DRIVERS } from '../helpers/drivers.js';
-import { type Fixture, HOUR, openFixture, seedEpisode, T0 } from './seed.js';
+import { type Fixture, HOUR, openFixture, searchOf, seedEpisode, T0 } from './seed.js';
 
 /**
  * "Where does she live now?" weighs the facts about living and moving (episodes.ts,
@@ -10,8 +9,7 @@ import { type Fixture, HOUR, openFixture, seedEpisode, T0 } from './seed.js';
  */
 describe.each(DRIVERS)('current state: the slot is where one lives, not every "home" [%s]', (driver) => {
   let f: Fixture;
-  const run = (input: Record<string, unknown>) =>
-    f.search.search({ tenantId: 'tenant-a' }, SearchInput.parse(input));
+  const run = searchOf(() => f);
 
   beforeAll(async () => {
     f = await openFixture(driver);

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SearchInput } from '../../src/contract/search.js';
 import { formatDate } from '../../src/core/dates.js';
 import { DRIVERS } from '../helpers/drivers.js';
-import { type Fixture, HOUR, openFixture, seedEpisode, T0 } from './seed.js';
+import { type Fixture, HOUR, openFixture, searchOf, seedEpisode, T0 } from './seed.js';
 
 const DAY = 24 * HOUR;
 
@@ -12,8 +11,7 @@ const DAY = 24 * HOUR;
  */
 describe.each(DRIVERS)('a question about yesterday finds what is dated yesterday [%s]', (driver) => {
   let f: Fixture;
-  const run = (input: Record<string, unknown>) =>
-    f.search.search({ tenantId: 'tenant-a' }, SearchInput.parse(input));
+  const run = searchOf(() => f);
 
   beforeAll(async () => {
     f = await openFixture(driver);

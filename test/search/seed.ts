@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { SearchInput } from '../../src/contract/search.js';
 import type { Db, Sql } from '../../src/core/db.js';
 import { silentLogger } from '../../src/core/log.js';
 import { postingsDepth } from '../../src/engine/search/keyword.js';
@@ -63,6 +64,12 @@ export async function openFixture(
   const search = new SearchService({ db: database.db, embedder, log: silentLogger, vectorIndex: index });
   return { database, db: database.db, embedder, index, search };
 }
+
+/** A search of tenant-a on the fixture opened in beforeAll, the input a request body as the API takes it. */
+export const searchOf =
+  (fixture: () => Fixture) =>
+  (input: Record<string, unknown>): ReturnType<SearchService['search']> =>
+    fixture().search.search({ tenantId: 'tenant-a' }, SearchInput.parse(input));
 
 const vec = async (e: HashEmbedder, text: string) => `[${(await e.embed([text]))[0]!.join(',')}]`;
 

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SearchInput } from '../../src/contract/search.js';
 import { DRIVERS } from '../helpers/drivers.js';
-import { type Fixture, openFixture, seedMessage, T0 } from './seed.js';
+import { type Fixture, openFixture, searchOf, seedMessage, T0 } from './seed.js';
 
 /**
  * The people and own-words steps lower turns after the search ranked them (people.ts,
@@ -12,8 +11,7 @@ import { type Fixture, openFixture, seedMessage, T0 } from './seed.js';
 describe.each(DRIVERS)('search: top_k and min_score after the turns are lowered [%s]', (driver) => {
   let f: Fixture;
   const ids: Record<string, string> = {};
-  const run = (input: Record<string, unknown>) =>
-    f.search.search({ tenantId: 'tenant-a' }, SearchInput.parse(input));
+  const run = searchOf(() => f);
   const scored = (ms: { id: string; score?: number | undefined }[]) => ms.map((m) => [m.id, m.score]);
 
   beforeAll(async () => {
