@@ -150,6 +150,29 @@ describe('recall context: units packed whole into a token budget', () => {
     ]);
   });
 
+  it('names a sender known by a handle alone by its role, as the facts do, and keeps a name-like id', () => {
+    const data = answerOf(
+      [],
+      [
+        { ...turn('m1', 'My shifts now start at dawn.', 0.6), sender_id: 'u-42', sender_name: null },
+        {
+          ...turn('m2', 'Pack a small breakfast the night before.', 0.5),
+          sender_id: 'assistant',
+          sender_name: null,
+          role: 'assistant' as const,
+        },
+        { ...turn('m3', 'Mine start at noon.', 0.4), sender_id: 'carol', sender_name: null },
+        { ...turn('m4', 'Same here.', 0.3), sender_id: 'u-7', sender_name: 'Dev' },
+      ],
+    );
+    expect(contextUnits(data).map((u) => u.text)).toEqual([
+      '- [2025-04-02] User: My shifts now start at dawn.',
+      '- [2025-04-02] Assistant: Pack a small breakfast the night before.',
+      '- [2025-04-02] carol: Mine start at noon.',
+      '- [2025-04-02] Dev: Same here.',
+    ]);
+  });
+
   it('cuts no emoji in half and copes with a turn of any number of sentences', () => {
     const lone = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
     const parrot = answerOf(

@@ -1,5 +1,6 @@
 import { messageText } from '../../contract/common.js';
 import type { SearchData } from '../../contract/search.js';
+import { speakerLabel } from '../../core/senders.js';
 import { clip, excerpt, tokenCount } from '../text.js';
 
 /**
@@ -125,7 +126,7 @@ export function contextUnits(
   // a turn of content items shows them as it is searched (messageText: "[image: kitten.jpg]").
   const asked = data.metadata.queries.join(' ');
   for (const m of [...data.messages, ...data.unprocessed_messages]) {
-    const head = `- [${day(m.timestamp)}] ${m.sender_name ?? m.sender_id}: `;
+    const head = `- [${day(m.timestamp)}] ${speakerLabel(m)}: `;
     units.push({
       kind: 'message',
       id: m.id,

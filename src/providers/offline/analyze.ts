@@ -7,6 +7,7 @@
 
 import { mentionsDate, resolveRelativeDates } from '../../core/dates.js';
 import type { SegmentMessage } from '../../core/ports.js';
+import { isHandle, ROLE_NAMES } from '../../core/senders.js';
 import { toThirdPerson } from './rewrite.js';
 import {
   capitalize,
@@ -52,16 +53,6 @@ export interface MessageView {
   sentences: Sentence[];
 }
 
-/** An id that reads as a name ("carol", "Mary-Jane"), not a handle ("u-42", "user_17", a uuid). */
-const NAME_LIKE = /^\p{L}+(?:['’ -]\p{L}+)*$/u;
-/** Ids that are a role, not a name. */
-const ROLE_IDS = new Set(['user', 'human', 'assistant', 'ai', 'bot', 'agent', 'model', 'system']);
-/** What a sender known by a handle alone is called, by role. */
-const ROLE_NAMES: [SegmentMessage['role'], string][] = [
-  ['user', 'User'],
-  ['assistant', 'Assistant'],
-];
-
 /**
  * Display name per sender id: the first sender_name seen, else the id. A sender with no
  * name whose id is a handle or a role word ("u-42", "assistant") is called by its role
@@ -81,12 +72,7 @@ export function participantNames(segment: readonly SegmentMessage[]): Map<string
   for (const [role, label] of ROLE_NAMES) {
     const handles = new Set(
       segment
-        .filter(
-          (m) =>
-            m.role === role &&
-            names.get(m.sender_id) === m.sender_id &&
-            (!NAME_LIKE.test(m.sender_id) || ROLE_IDS.has(m.sender_id.toLowerCase())),
-        )
+        .filter((m) => m.role === role && names.get(m.sender_id) === m.sender_id && isHandle(m.sender_id))
         .map((m) => m.sender_id),
     );
     const [only] = handles;
