@@ -151,18 +151,15 @@ describe('recall context: units packed whole into a token budget', () => {
   });
 
   it('names a sender known by a handle alone by its role, as the facts do, and keeps a name-like id', () => {
+    const as = (t: ReturnType<typeof turn>, sender_id: string, sender_name: string | null, role = 'user') =>
+      ({ ...t, sender_id, sender_name, role }) as never;
     const data = answerOf(
       [],
       [
-        { ...turn('m1', 'My shifts now start at dawn.', 0.6), sender_id: 'u-42', sender_name: null },
-        {
-          ...turn('m2', 'Pack a small breakfast the night before.', 0.5),
-          sender_id: 'assistant',
-          sender_name: null,
-          role: 'assistant' as const,
-        },
-        { ...turn('m3', 'Mine start at noon.', 0.4), sender_id: 'carol', sender_name: null },
-        { ...turn('m4', 'Same here.', 0.3), sender_id: 'u-7', sender_name: 'Dev' },
+        as(turn('m1', 'My shifts now start at dawn.', 0.6), 'u-42', null),
+        as(turn('m2', 'Pack a small breakfast the night before.', 0.5), 'assistant', null, 'assistant'),
+        as(turn('m3', 'Mine start at noon.', 0.4), 'carol', null),
+        as(turn('m4', 'Same here.', 0.3), 'u-7', 'Dev'),
       ],
     );
     expect(contextUnits(data).map((u) => u.text)).toEqual([
