@@ -20,6 +20,12 @@ export const scope = { app_id: scopeField('app_id'), project_id: scopeField('pro
 
 export const SessionId = z.string().min(1).max(128).describe('The conversation (1-128 characters).');
 export const OwnerId = z.string().min(1).max(256);
+/** A search's query: some text, not white space alone (which would match nothing and rank by noise). */
+export const QueryText = z
+  .string()
+  .min(1)
+  .max(4000)
+  .regex(/\S/, 'must hold a character other than white space');
 export const MemoryType = z.enum(['episode', 'profile', 'agent_case', 'agent_skill']);
 export type MemoryType = z.infer<typeof MemoryType>;
 export const MemoryId = z.string().regex(MEMORY_ID_RE, 'must be 24 hexadecimal characters');

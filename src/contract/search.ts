@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { checkOwner, MemoryType, scope, ToolCall } from './common.js';
+import { checkOwner, MemoryType, QueryText, scope, ToolCall } from './common.js';
 import { Filters } from './filters.js';
 import { AgentCaseItem, AgentSkillItem, EpisodeItem, ProfileItem } from './records.js';
 
@@ -7,7 +7,7 @@ import { AgentCaseItem, AgentSkillItem, EpisodeItem, ProfileItem } from './recor
 export const SearchInput = z
   .object({
     ...scope,
-    query: z.string().min(1).max(4000),
+    query: QueryText,
     user_id: z.string().min(1).max(256).nullish(),
     agent_id: z.string().min(1).max(256).nullish(),
     memory_type: MemoryType.nullish().describe('Optional: narrow to one memory type of the owner.'),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MIN_TIMESTAMP_MS } from './common.js';
+import { MIN_TIMESTAMP_MS, QueryText } from './common.js';
 import { IsoInstant } from './time.js';
 
 /**
@@ -96,7 +96,7 @@ export const V1GetResult = z.object({
 
 /** What a v1 search asks, on both v1 interfaces. */
 export const v1SearchFields = {
-  query: z.string().min(1).max(4000),
+  query: QueryText,
   memory_types: z.array(V1MemoryType).min(1).max(3).default(['episodic_memory']),
   retrieve_method: z.enum(['keyword', 'vector', 'hybrid', 'agentic']).default('hybrid'),
   top_k: z.number().int().min(1).max(100).default(10),

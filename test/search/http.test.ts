@@ -98,6 +98,7 @@ describe.each(DRIVERS)('POST /api/v2/memory/search over HTTP [%s]', (driver) => 
       [{ query: 'x' }, 'user_id'],
       [{ user_id: 'iris', agent_id: 'a', query: 'x' }, 'agent_id'],
       [{ user_id: 'iris', query: '' }, 'query'],
+      [{ user_id: 'iris', query: '   ' }, 'query'],
       [{ user_id: 'iris', query: 'x', top_k: 0 }, 'top_k'],
       [{ user_id: 'iris', query: 'x', method: 'magic' }, 'method'],
       [{ user_id: 'iris', query: 'x', radius: 2 }, 'radius'],

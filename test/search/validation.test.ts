@@ -32,6 +32,7 @@ describe('search request validation (422 cases)', () => {
     ['both owners', { user_id: 'u', agent_id: 'a', query: 'q' }, 'agent_id'],
     ['missing query', { user_id: 'u' }, 'query'],
     ['empty query', { user_id: 'u', query: '' }, 'query'],
+    ['white-space query', { user_id: 'u', query: ' \n\t ' }, 'query'],
     ['unknown method', { user_id: 'u', query: 'q', method: 'semantic' }, 'method'],
     ['top_k 0', { user_id: 'u', query: 'q', top_k: 0 }, 'top_k'],
     ['top_k 101', { user_id: 'u', query: 'q', top_k: 101 }, 'top_k'],
