@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CURRENT_STATE, lexemeRoot } from '../../src/engine/search/lexicon.js';
+import { askedWord, asksCurrentState, CURRENT_STATE, lexemeRoot } from '../../src/engine/search/lexicon.js';
 
 describe('search lexicon', () => {
   it('cuts derivational endings to a root of at least four letters', () => {
@@ -23,5 +23,20 @@ describe('search lexicon', () => {
     expect(CURRENT_STATE.test('Ana still lives in Lyon, right?')).toBe(true);
     expect(CURRENT_STATE.test('Is the still life I painted still on the wall?')).toBe(true);
     expect(CURRENT_STATE.test('What still life do I have now?')).toBe(true);
+  });
+
+  it('reads a count of her own asked in the present as a question about now, and its noun as the word asked', () => {
+    expect(asksCurrentState('How many half marathons have I run?')).toBe(true);
+    expect(asksCurrentState('How many hens do I keep?')).toBe(true);
+    expect(asksCurrentState('How many members are vegan in my book club?')).toBe(true);
+    expect(asksCurrentState('How many books have I read so far?')).toBe(true);
+    expect(asksCurrentState('How many half marathons did I run in 2023?')).toBe(false);
+    expect(asksCurrentState('How many half marathons has Theo run?')).toBe(false);
+    expect(asksCurrentState('How long is the drive to Faro?')).toBe(false);
+    expect(askedWord('How many winter sea swims have I done?')).toBe('swims');
+    expect(askedWord('How much money have we saved for the trip?')).toBe('money');
+    expect(askedWord('How many times have I been to the dentist?')).toBeUndefined();
+    expect(askedWord('How much have I saved?')).toBeUndefined();
+    expect(askedWord('What shifts do I work now?')).toBe('shifts');
   });
 });

@@ -14,7 +14,7 @@ import {
   scoreMap,
 } from './hybrid.js';
 import { andQuery, orQuery } from './keyword.js';
-import { askedWord, CURRENT_STATE, currentStateLexemes, kindWords, slotLexemes } from './lexicon.js';
+import { askedWord, asksCurrentState, currentStateLexemes, kindWords, slotLexemes } from './lexicon.js';
 import { episodeTarget, factTarget, type SearchScope } from './scope.js';
 
 /**
@@ -112,7 +112,7 @@ export async function rankEpisodes(
     for (const [id, s] of mergeQueries(maps, q.weights)) own.set(id, s);
   }
   const question = q.queries[0];
-  if (question && CURRENT_STATE.test(question.text))
+  if (question && asksCurrentState(question.text))
     await newestWins(
       d,
       scope,

@@ -48,6 +48,8 @@ const STATE_PHRASES = [
   'any more',
   'latest',
   'most recent',
+  'so far',
+  'to date',
 ];
 
 /**
@@ -58,6 +60,18 @@ export const CURRENT_STATE = new RegExp(
   `\\b(?!still\\s+(?:life|lifes|waters?)\\b)(?:${STATE_PHRASES.join('|')})\\b`,
   'i',
 );
+
+/**
+ * A count of the asker's own, asked in the present: "How many half marathons have I run?",
+ * "How many hens do I keep?", "How many members are vegan in my book club?". Its answer is
+ * the newest count she gave, as for a question with "now"; not a count asked in the past
+ * ("How many did I run in 2023?") or of someone else ("How many has Theo run?").
+ */
+const COUNT_NOW =
+  /\bhow\s+(?:many|much)\b[^?.!]*?\b(?:(?:have|has)\s+(?:i|we)|(?:do|does)\s+(?:i|we)\s+(?:have|own|keep)|(?:is|are)\s+(?:[^?.!]*\s)?(?:my|our))\b/i;
+
+/** A question about how things are now (CURRENT_STATE), or a count of the asker's own asked in the present (COUNT_NOW). */
+export const asksCurrentState = (text: string) => CURRENT_STATE.test(text) || COUNT_NOW.test(text);
 
 /** Derivational endings cut from a lexeme to find its root (longest first). */
 const SUFFIXES = [
@@ -142,13 +156,22 @@ else`.split(/\s+/),
 );
 
 /**
+ * "How many X" / "how much X": the noun counted, the last word before the verb ("How many
+ * winter sea swims have I done?": swims). Not "times": what is counted then is the rest.
+ */
+const COUNTED =
+  /\bhow\s+(?:many|much)\s+(?:[\p{L}][\p{L}'’-]*\s+){0,3}?([\p{L}][\p{L}'’-]*)\s+(?:have|has|had|do|does|did|am|is|are|was|were|can|could|will|would|should)\b/iu;
+
+/**
  * The word a "what X" / "which X" question asks about ("What shifts do I work now?": shifts;
- * "Which kind of car ...": car), or undefined ("What is my job now?", "Where do I live?").
+ * "Which kind of car ...": car), or the noun a "how many X" question counts ("How many hens
+ * do I keep?": hens), or undefined ("What is my job now?", "Where do I live?", "How many times
+ * have I been there?").
  */
 export function askedWord(text: string): string | undefined {
   const m = /\b(?:what|which)\s+(?:(?:kinds?|sorts?|types?)\s+of\s+)?([\p{L}][\p{L}'’-]*)/iu.exec(text);
-  const word = m?.[1]?.toLowerCase();
-  return word && !NOT_ASKED.has(word) ? word : undefined;
+  const word = (m?.[1] ?? COUNTED.exec(text)?.[1])?.toLowerCase();
+  return word && !NOT_ASKED.has(word) && word !== 'times' ? word : undefined;
 }
 
 /**

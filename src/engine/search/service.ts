@@ -13,7 +13,7 @@ import { type EpisodeQuery, loadEpisodes, rankEpisodes, type SearchEpisode } fro
 import { expandQuery } from './expand.js';
 import { type PreparedQuery, prepareQuery, type RankDeps, type Route } from './hybrid.js';
 import { queryLexemes } from './keyword.js';
-import { CURRENT_STATE, expandTerms } from './lexicon.js';
+import { asksCurrentState, expandTerms } from './lexicon.js';
 import { type MessageHit, pinnedUnprocessed, rankMessages, type ScoredMessage } from './messages.js';
 import { ASSISTANT_WEIGHT, asksAboutSelf, focusOnOwnWords } from './own-words.js';
 import { focusOnNamedPeople, OTHER_PERSON_WEIGHT } from './people.js';
@@ -114,7 +114,7 @@ export class SearchService {
     // lexemes only for a question about the current state (episodes.ts, newestWins).
     const prepareOnce = (text: string) =>
       prepareQuery(this.deps.db, this.deps.embedder, text, {
-        terms: route !== 'vector' || CURRENT_STATE.test(text),
+        terms: route !== 'vector' || asksCurrentState(text),
         vector: route !== 'keyword',
       });
     const prepared = new Map<string, Promise<PreparedQuery>>();
