@@ -35,6 +35,16 @@ describe.each(DRIVERS)('search: a count of her own is the newest she gave [%s]',
         T0 + 40 * DAY + 2 * MIN,
       ),
     ]);
+    // A correction in the same conversation: both counts are facts of one episode.
+    await addAndFlush(s, key, 'choir', [
+      user('ines', 'Our choir has two tenors this season, which is not enough.', T0 + 50 * DAY),
+      assistant(
+        'helper',
+        'Two tenors can work if they sing out. Could an alto cover the low part?',
+        T0 + 50 * DAY + MIN,
+      ),
+      user('ines', 'Sorry, I miscounted: our choir has three tenors, not two.', T0 + 50 * DAY + 2 * MIN),
+    ]);
   }, 120_000);
   afterAll(async () => {
     await s?.close();
@@ -53,6 +63,14 @@ describe.each(DRIVERS)('search: a count of her own is the newest she gave [%s]',
     async (method) => {
       const d = await search({ query: 'How many hens do I keep?', method, top_k: 10 });
       expect(topFact(d)).toMatch(/three hens/);
+    },
+  );
+
+  it.each(['hybrid', 'keyword'])(
+    '"How many tenors are in our choir?" finds the correction first, within one conversation [%s]',
+    async (method) => {
+      const d = await search({ query: 'How many tenors are in our choir?', method, top_k: 10 });
+      expect(topFact(d)).toMatch(/three tenors/);
     },
   );
 });

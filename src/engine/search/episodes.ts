@@ -254,9 +254,12 @@ export async function loadEpisodes(
     const row = rowById.get(id);
     if (!row) continue;
     const item = episodeItem(row, byEpisode.get(id) ?? [], scope.ownerId, readable);
+    // Sorted by the exact score before it is rounded: a fact lifted a hair above another of
+    // its episode (newestWins) stays above it though both show the same rounded score.
     const scored = item.atomic_facts
-      .map((f) => ({ ...f, score: round(inContext(scores.get(f.id) ?? 0, own.get(id) ?? 0)) }))
-      .sort((a, b) => b.score - a.score);
+      .map((f) => ({ f, exact: inContext(scores.get(f.id) ?? 0, own.get(id) ?? 0) }))
+      .sort((a, b) => b.exact - a.exact)
+      .map(({ f, exact }) => ({ ...f, score: round(exact) }));
     out.push({ ...item, atomic_facts: scored, score: round(score) });
   }
   return out;
