@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatDate } from '../../src/core/dates.js';
+import { ownerNewest } from '../../src/engine/search/anchor.js';
 import { DRIVERS } from '../helpers/drivers.js';
 import { type Fixture, HOUR, openFixture, searchOf, seedEpisode, T0 } from './seed.js';
 
@@ -43,3 +44,67 @@ describe.each(DRIVERS)('a question about yesterday finds what is dated yesterday
       }
     });
 });
+
+/**
+ * A conversation replayed from the past (imported history, an evaluation run) is asked about
+ * "yesterday" today: yesterday of its owner's newest memory is meant as well as the day before
+ * the search, so the question's relative dates are also resolved against that.
+ */
+describe.each(DRIVERS)(
+  "a question about yesterday in a replayed conversation finds its owner's yesterday [%s]",
+  (driver) => {
+    let f: Fixture;
+    const run = searchOf(() => f);
+    const last = T0 + 30 * DAY;
+
+    beforeAll(async () => {
+      f = await openFixture(driver);
+      await seedEpisode(f, {
+        owners: ['zoe'],
+        ts: last - 2 * HOUR,
+        subject: 'a check-up',
+        facts: [`Zoe went to the dentist for her yearly check-up on ${formatDate(last - DAY)}.`],
+      });
+      // shorter, so it ranks first on the question's own words alone
+      await seedEpisode(f, {
+        owners: ['zoe'],
+        ts: T0,
+        subject: 'a visit',
+        facts: [`Zoe went to the dentist on ${formatDate(T0 - DAY)}.`],
+      });
+      // another owner's newer memory does not move Zoe's yesterday
+      await seedEpisode(f, {
+        owners: ['max'],
+        ts: last + 10 * DAY,
+        subject: 'a walk',
+        facts: ['Max walked the dog along the river.'],
+      });
+    });
+    afterAll(() => f.database.drop());
+
+    it("reads the owner's newest episode through either bounded path, and none of an owner with none", async () => {
+      const scope = (ownerId: string) => ({
+        tenantId: 'tenant-a',
+        appId: 'default',
+        projectId: 'default',
+        ownerId,
+        filters: undefined,
+      });
+      // few episodes: all of hers; many (every owner counted as many here): the scope's newest
+      expect(await ownerNewest(f.db, scope('zoe'))).toBe(last - 2 * HOUR);
+      expect(await ownerNewest(f.db, scope('zoe'), 0)).toBe(last - 2 * HOUR);
+      expect(await ownerNewest(f.db, scope('max'), 0)).toBe(last + 10 * DAY);
+      expect(await ownerNewest(f.db, scope('nobody'))).toBeUndefined();
+    });
+
+    for (const method of ['keyword', 'hybrid'] as const)
+      it(`${method}: the fact dated the day before her newest memory comes first`, async () => {
+        const r = await run({ user_id: 'zoe', query: 'Where did Zoe go yesterday?', method });
+        expect(r.episodes[0]!.atomic_facts[0]!.content).toContain(formatDate(last - DAY));
+        if (method === 'keyword') {
+          const plain = await run({ user_id: 'zoe', query: 'Where did Zoe go?', method });
+          expect(plain.episodes[0]!.atomic_facts[0]!.content).toContain(formatDate(T0 - DAY));
+        }
+      });
+  },
+);

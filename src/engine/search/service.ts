@@ -1,5 +1,5 @@
 import type { SearchData, SearchInput } from '../../contract/search.js';
-import { mentionsDate, resolveRelativeDates } from '../../core/dates.js';
+import { dayKey, mentionsDate, resolveRelativeDates } from '../../core/dates.js';
 import type { Db } from '../../core/db.js';
 import type { Logger } from '../../core/log.js';
 import type { Embedder, Llm, Reranker } from '../../core/ports.js';
@@ -7,6 +7,7 @@ import { PROFILE_COLUMNS, type ProfileRow, profileItem } from '../memory/seriali
 import { VectorIndex } from '../vector-index.js';
 import { loadCases, loadSkills, rankCases, rankSkills, type SearchCase, type SearchSkill } from './agent.js';
 import { DEFAULT_MAX_ROUNDS, type RoundHit, runAgentic } from './agentic.js';
+import { ownerNewest } from './anchor.js';
 import { bestFacts } from './best-facts.js';
 import { EMBEDDER_UNAVAILABLE } from './context.js';
 import { type EpisodeQuery, loadEpisodes, rankEpisodes, type SearchEpisode } from './episodes.js';
@@ -167,7 +168,7 @@ export class SearchService {
       const key = JSON.stringify([queries, weights, route]);
       if (last?.key === key) return last.result;
       const own = await Promise.all(queries.map(prepare));
-      const bridged = await Promise.all(own.map((p) => this.bridge(scope, p, route)));
+      const bridged = await Promise.all(own.map((p) => this.bridge(scope, p, route, isUser)));
       const q: EpisodeQuery = {
         route,
         queries: [...own, ...bridged.flatMap((b) => (b ? [b] : []))],
@@ -279,23 +280,42 @@ export class SearchService {
    * The query with vocabulary bridges added (lexicon.ts) and the dates its relative
    * expressions name ("what did I do yesterday" asked on 27 November 2026: 26, November,
    * 2026, the words facts carry), its bm25norm taken against the query's own terms;
-   * undefined when nothing bridges (or on the vector route).
+   * undefined when nothing bridges (or on the vector route). A user's relative dates are
+   * also resolved against the time of her newest memory when that is another day
+   * (ownerNewest): a conversation replayed from the past means its own yesterday.
    */
   private async bridge(
     scope: SearchScope,
     p: PreparedQuery,
     route: Route,
+    isUser: boolean,
   ): Promise<PreparedQuery | undefined> {
     if (route === 'vector') return undefined;
     // A question that names its own date ("the weekend before 10 April 2023") is anchored already.
-    const dated = mentionsDate(p.text) ? p.text : resolveRelativeDates(p.text, Date.now());
+    const now = Date.now();
+    const relative = !mentionsDate(p.text) && resolveRelativeDates(p.text, now) !== p.text;
     const [added, dates] = await Promise.all([
       expandTerms(this.deps.db, scope, p.terms),
-      dated === p.text ? [] : queryLexemes(this.deps.db, dated),
+      relative ? this.relativeDates(scope, p.text, now, isUser) : [],
     ]);
     const terms = [...new Set([...p.terms, ...added, ...dates])];
     if (terms.length === p.terms.length) return undefined;
     return { ...p, terms, own: p.terms };
+  }
+
+  /** The lexemes of the dates a question's relative expressions name, now and at the owner's newest memory. */
+  private async relativeDates(
+    scope: SearchScope,
+    text: string,
+    now: number,
+    isUser: boolean,
+  ): Promise<string[]> {
+    const newest = isUser ? await ownerNewest(this.deps.db, scope) : undefined;
+    const anchors = newest !== undefined && dayKey(newest) !== dayKey(now) ? [now, newest] : [now];
+    const lexemes = await Promise.all(
+      anchors.map((at) => queryLexemes(this.deps.db, resolveRelativeDates(text, at))),
+    );
+    return lexemes.flat();
   }
 
   private async profiles(scope: SearchScope): Promise<SearchData['profiles']> {
