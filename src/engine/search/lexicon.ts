@@ -11,6 +11,8 @@ import type { SearchScope } from './scope.js';
  * - **Stemming gaps**: the english stemmer keeps derivations apart ("allergy" -> allergi,
  *   "allergic" -> allerg; "mentorship" / "mentored"). A query lexeme's root (derivational
  *   suffix cut) is matched against the lexemes actually stored for the owner's scope.
+ * - **Irregular verbs**: a question asks "what did she buy", a memory says "bought"; the
+ *   stemmer does not join the two (IRREGULAR).
  *
  * Expansions form a second query of lower weight (service.ts), so a memory using the
  * question's own words still ranks first when both exist.
@@ -35,15 +37,15 @@ const KINDS: readonly (readonly [string, string, string?])[] = [
 ];
 
 /**
- * Irregular verbs: the plain forms a question asks with ("What did she buy?", "Where did he
- * go?") | the past forms a memory tells it in ("bought", "went", "gone"). The english stemmer
- * joins a regular verb's forms (visited, visits -> visit), not these. Left out: verbs whose
- * forms are stop words (be, have, do), "say" (every "X said that" fact holds "said"), forms
- * that are also common other words or names ("left", "rose", "lay", "led", "bit", "shot",
- * "lit", "born", "drew"), and the most frequent verbs (go, get, make, take, come, see, give, find, think,
- * know, feel, tell, ...): their past forms are in so many memories that matching them tells
- * little (with them keyword recall on the LoCoMo development split fell at 300 tokens, 0.762
- * -> 0.758, multi-hop 0.505 -> 0.471; with the verbs kept one question of 383 moves).
+ * Irregular verbs: the plain forms a question asks with ("What did she buy?", "Who did he
+ * meet?") | the past forms a memory tells it in ("bought", "met"). The english stemmer joins a
+ * regular verb's forms (visited, visits -> visit), not these. Left out: verbs whose forms are
+ * stop words (be, have, do), "say" (every "X said that" fact holds "said"), forms that are
+ * also common other words or names ("left", "rose", "lay", "led", "bit", "shot", "lit",
+ * "born", "drew"), and the most frequent verbs (go, get, make, take, come, see, give, find,
+ * think, know, feel, tell, ...): their past forms are in so many memories that matching them
+ * tells little (with them keyword recall on the LoCoMo development split fell at 300 tokens,
+ * 0.762 -> 0.758, multi-hop 0.505 -> 0.471; with the verbs kept one question of 383 moves).
  */
 const IRREGULAR = `buy buys buying|bought
 eat eats eating|ate eaten
