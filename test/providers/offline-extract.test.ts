@@ -600,6 +600,35 @@ describe('offline extractor: senders known by a handle alone', () => {
     expect(out).toContain("User asked Assistant to check out this photo of User's new vegetable garden.");
   });
 
+  it("tells an assistant's everyday advice as advice, not as something said to be so ('ask other hikers')", () => {
+    const out = chat(
+      [
+        ['u-42', 'user', 'I am hiking the Rota Vicentina in October, any tips?'],
+        [
+          'assistant',
+          'assistant',
+          'Pack a rain jacket and a warm layer for the windy cliffs. Ask other hikers at the hostels about the trail conditions.',
+        ],
+        ['u-42', 'user', 'Thanks, and what about my knees on the descents?'],
+        [
+          'assistant',
+          'assistant',
+          'Get a pair of trekking poles before you go, and build your daily distance slowly.',
+        ],
+      ],
+      ['u-42'],
+      ['assistant'],
+    ).episode.facts.map((f) => f.content);
+    // The first sentence of a reply answers the question before it; the next is advice.
+    expect(out).toContain(
+      'Asked by User "Any tips?", Assistant answered: Pack a rain jacket and a warm layer for the windy cliffs.',
+    );
+    expect(out).toContain(
+      'Assistant advised User to ask other hikers at the hostels about the trail conditions.',
+    );
+    expect(out.some((f) => /said that (pack|ask|get|build)/i.test(f))).toBe(false);
+  });
+
   it('drops an opening "honestly", and keeps being burnt out, therapy and a pet to come in the profile', () => {
     const out = chat(
       [

@@ -162,7 +162,7 @@ const FRAME =
  * "Book club was fun" and "Plan B worked" stay statements.
  */
 export const BIDDING =
-  /^(please\s+)?(?:(try|avoid|consider|write|explain|summari[sz]e|translate|describe|generate|draft|rewrite|recommend|suggest|tell|give|show|remind|calculate|compare)\s+\S|(make|create|help|fix|find|send|book|call|bring|buy|plan|list|use|add|keep|start|stop|take|check|ice|eat|drink|choose|pick|rest|stretch|stay|limit|focus|practi[cs]e|water|schedule|join|follow)\s+(?:me|us|a|an|the|some|this|that|these|those|it|them|him|her|my|your|our|to|out|up|on|for|with|about|more|at|in|into|off|down|back|over|each|every|all|any|\d+|\w+ing)\b)/i;
+  /^(please\s+)?(?:(try|avoid|consider|write|explain|summari[sz]e|translate|describe|generate|draft|rewrite|recommend|suggest|tell|give|show|remind|calculate|compare)\s+\S|(make|create|help|fix|find|send|book|call|bring|buy|plan|list|use|add|keep|start|stop|take|check|ice|eat|drink|choose|pick|rest|stretch|stay|limit|focus|practi[cs]e|water|schedule|join|follow|get|ask|leave|pack|prepare|build|serve|include|replace|clean|wash|cook|bake|store|cover|mix|reduce|increase|visit|contact|save|cancel|remove|wipe|rotate|wear)\s+(?:me|us|a|an|the|some|this|that|these|those|it|them|him|her|my|your|our|other|others|to|out|up|on|for|with|about|more|at|in|into|off|down|back|over|each|every|all|any|\d+|\w+ing)\b)/i;
 
 /** A label that says how the rest is meant, not what it is about ("Quick context:", "FYI:"). */
 const TALK_LABEL =

@@ -73,7 +73,7 @@ export function statement(view: MessageView, idx: number): string {
  * out this pic") the speaker asked.
  */
 const ADVICE =
-  /^(?:try|avoid|consider|use|add|keep|start|stop|take|ice|eat|drink|choose|pick|rest|stretch|stay|limit|focus|practi[cs]e|water|schedule|join|follow)$/i;
+  /^(?:try|avoid|consider|use|add|keep|start|stop|take|ice|eat|drink|choose|pick|rest|stretch|stay|limit|focus|practi[cs]e|water|schedule|join|follow|get|ask|leave|pack|prepare|build|serve|include|replace|clean|wash|cook|bake|store|cover|mix|reduce|increase|visit|contact|save|cancel|remove|wipe|rotate|wear)$/i;
 
 function startsWithName(text: string, speaker: string): boolean {
   return text.startsWith(`${speaker} `) || text.startsWith(`${speaker}'s `);
