@@ -536,7 +536,7 @@ describe('offline extractor: senders known by a handle alone', () => {
       sender_id: 'u-42',
       role: 'user',
       content:
-        'I started a new job as a pharmacist at the Alder Street clinic and my shifts run from noon to ten.',
+        'I finally started my new job at the Alder Street clinic pharmacy and my shifts run from noon to ten.',
     }),
     msg({
       sender_id: 'assistant',
@@ -550,7 +550,7 @@ describe('offline extractor: senders known by a handle alone', () => {
 
   it('names a user and an assistant sending under a handle by their role, never by the handle', () => {
     expect(facts).toContain(
-      "User started a new job as a pharmacist at the Alder Street clinic and User's shifts run from noon to ten.",
+      "User finally started their new job at the Alder Street clinic pharmacy and User's shifts run from noon to ten.",
     );
     expect(facts.some((f) => f.startsWith('Assistant said that batch cooking on Sundays'))).toBe(true);
     const text = [x.episode.subject, x.episode.summary, x.episode.episode, ...facts].join('\n');
@@ -719,7 +719,9 @@ describe('offline extractor: senders known by a handle alone', () => {
     // shifts are no new job and must not take its place.
     const profile = x.profiles.find((p) => p.user_id === 'u-42')!;
     const of = (c: string) => profile.explicit_info.filter((e) => e.category === c).map((e) => e.description);
-    expect(of('occupation')).toEqual(['User started a new job as a pharmacist at the Alder Street clinic.']);
+    expect(of('occupation')).toEqual([
+      'User finally started their new job at the Alder Street clinic pharmacy.',
+    ]);
     expect(of('work')).toEqual(["User's shifts run from noon to ten."]);
     const m = builder();
     const night = extract(
