@@ -156,13 +156,23 @@ const FRAME =
   /^(?:i (?:should|must|have to|need to|want to|wanted to|just wanted to|forgot to|meant to|(?:have|'ve) been meaning to|thought i'd|figured i'd) (?:also |probably |quickly |just |first )?(?:mention|tell you|say|add|let you know|point out|note)|just so you know|for (?:the record|context|reference|what it's worth)|(?:a )?(?:quick )?heads[- ]up|fun fact|keep in mind|as i (?:said|mentioned)(?: (?:before|earlier))?|honestly|actually|seriously|frankly|basically|truthfully|to be (?:honest|fair)|tbh|in fact)(?: that)?[,:]?\s+(?=(?:i|i'm|i've|i'd|i'll|my|we|we're|we've|our|the|a|an|he|she|they|it's|there's)\b)/i;
 
 /**
+ * Verbs of advice that bid only with an object after them ("Keep a diary", "Ice your knees",
+ * "Ask other hikers"): the speaker advised (facts.ts ADVICE), where the other bidding verbs
+ * ask.
+ */
+export const ADVICE_VERBS =
+  'use|add|keep|start|stop|take|ice|eat|drink|choose|pick|rest|stretch|stay|limit|focus|practi[cs]e|water|schedule|join|follow|get|ask|leave|pack|prepare|build|serve|include|replace|clean|wash|cook|bake|store|cover|mix|reduce|increase|visit|contact|save|cancel|remove|wipe|rotate|wear';
+
+/**
  * A sentence opening with a verb in the imperative ("Write me ...", "Try quad stretches",
  * "Check out this pic"). A verb that is seldom a noun opening a sentence bids whatever
  * follows; any other must be followed by a word that starts an object or a particle, so
  * "Book club was fun" and "Plan B worked" stay statements.
  */
-export const BIDDING =
-  /^(please\s+)?(?:(try|avoid|consider|write|explain|summari[sz]e|translate|describe|generate|draft|rewrite|recommend|suggest|tell|give|show|remind|calculate|compare)\s+\S|(make|create|help|fix|find|send|book|call|bring|buy|plan|list|use|add|keep|start|stop|take|check|ice|eat|drink|choose|pick|rest|stretch|stay|limit|focus|practi[cs]e|water|schedule|join|follow|get|ask|leave|pack|prepare|build|serve|include|replace|clean|wash|cook|bake|store|cover|mix|reduce|increase|visit|contact|save|cancel|remove|wipe|rotate|wear)\s+(?:me|us|a|an|the|some|this|that|these|those|it|them|him|her|my|your|our|other|others|to|out|up|on|for|with|about|more|at|in|into|off|down|back|over|each|every|all|any|\d+|\w+ing)\b)/i;
+export const BIDDING = new RegExp(
+  `^(please\\s+)?(?:(try|avoid|consider|write|explain|summari[sz]e|translate|describe|generate|draft|rewrite|recommend|suggest|tell|give|show|remind|calculate|compare)\\s+\\S|(make|create|help|fix|find|send|book|call|bring|buy|plan|list|check|${ADVICE_VERBS})\\s+(?:me|us|a|an|the|some|this|that|these|those|it|them|him|her|my|your|our|other|others|to|out|up|on|for|with|about|more|at|in|into|off|down|back|over|each|every|all|any|\\d+|\\w+ing)\\b)`,
+  'i',
+);
 
 /** A label that says how the rest is meant, not what it is about ("Quick context:", "FYI:"). */
 const TALK_LABEL =

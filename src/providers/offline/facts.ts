@@ -5,7 +5,7 @@
  * "X called tool(args), which returned ..." facts.
  */
 import type { ExtractedFact, ToolCall } from '../../core/ports.js';
-import { BIDDING, type MessageView, type Sentence } from './analyze.js';
+import { ADVICE_VERBS, BIDDING, type MessageView, type Sentence } from './analyze.js';
 import { linkGroups } from './coreference.js';
 import { capitalize, contentStems, terminate, truncate } from './text.js';
 
@@ -72,8 +72,7 @@ export function statement(view: MessageView, idx: number): string {
  * advised, unless asking for herself ("Try me"); with the others ("Write me a poem", "Check
  * out this pic") the speaker asked.
  */
-const ADVICE =
-  /^(?:try|avoid|consider|use|add|keep|start|stop|take|ice|eat|drink|choose|pick|rest|stretch|stay|limit|focus|practi[cs]e|water|schedule|join|follow|get|ask|leave|pack|prepare|build|serve|include|replace|clean|wash|cook|bake|store|cover|mix|reduce|increase|visit|contact|save|cancel|remove|wipe|rotate|wear)$/i;
+const ADVICE = new RegExp(`^(?:try|avoid|consider|${ADVICE_VERBS})$`, 'i');
 
 function startsWithName(text: string, speaker: string): boolean {
   return text.startsWith(`${speaker} `) || text.startsWith(`${speaker}'s `);
@@ -155,13 +154,13 @@ function answerText(view: MessageView, idx: number): string {
   return terminate(capitalize(body.replace(/\s+/g, ' ').replace(/!+/g, '.').trim()));
 }
 
-/** Arguments of a tool call as "key: value" pairs, values cut short. */
 /** "Helper called the search_flights tool (from: Lisbon, to: Oslo)", at most `maxPairs` arguments. */
 export function calledTool(speaker: string, call: ToolCall, maxPairs?: number): string {
   const args = describeArgs(call.function.arguments, maxPairs);
   return capitalize(`${speaker} called the ${call.function.name} tool${args ? ` (${args})` : ''}`);
 }
 
+/** Arguments of a tool call as "key: value" pairs, values cut short. */
 export function describeArgs(raw: string, maxPairs = 4): string {
   try {
     const parsed: unknown = JSON.parse(raw);
