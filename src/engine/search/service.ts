@@ -293,28 +293,34 @@ export class SearchService {
     if (route === 'vector') return undefined;
     // A question that names its own date ("the weekend before 10 April 2023") is anchored already.
     const now = Date.now();
-    const relative = !mentionsDate(p.text) && resolveRelativeDates(p.text, now) !== p.text;
+    const dated = mentionsDate(p.text) ? p.text : resolveRelativeDates(p.text, now);
     const [added, dates] = await Promise.all([
       expandTerms(this.deps.db, scope, p.terms),
-      relative ? this.relativeDates(scope, p.text, now, isUser) : [],
+      dated === p.text ? [] : this.relativeDates(scope, p.text, dated, now, isUser),
     ]);
     const terms = [...new Set([...p.terms, ...added, ...dates])];
     if (terms.length === p.terms.length) return undefined;
     return { ...p, terms, own: p.terms };
   }
 
-  /** The lexemes of the dates a question's relative expressions name, now and at the owner's newest memory. */
+  /**
+   * The lexemes of the dates a question's relative expressions name: `dated` (the question
+   * resolved against now) and, for a user whose newest memory is of another day, the question
+   * resolved against that.
+   */
   private async relativeDates(
     scope: SearchScope,
     text: string,
+    dated: string,
     now: number,
     isUser: boolean,
   ): Promise<string[]> {
     const newest = isUser ? await ownerNewest(this.deps.db, scope) : undefined;
-    const anchors = newest !== undefined && dayKey(newest) !== dayKey(now) ? [now, newest] : [now];
-    const lexemes = await Promise.all(
-      anchors.map((at) => queryLexemes(this.deps.db, resolveRelativeDates(text, at))),
-    );
+    const texts =
+      newest !== undefined && dayKey(newest) !== dayKey(now)
+        ? [dated, resolveRelativeDates(text, newest)]
+        : [dated];
+    const lexemes = await Promise.all(texts.map((t) => queryLexemes(this.deps.db, t)));
     return lexemes.flat();
   }
 
