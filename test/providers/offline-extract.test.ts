@@ -184,6 +184,30 @@ describe('offline extractor: facts', () => {
     );
   });
 
+  it('names the two things joined by "and" that a "them" stands for', () => {
+    const msg = builder();
+    const seg = [
+      msg({ sender_id: 'u-42', role: 'user', content: 'The leaves of my old ficus keep falling off.' }),
+      msg({
+        sender_id: 'assistant',
+        role: 'assistant',
+        content: 'Ficus trees drop their leaves when they are moved or chilled. Keep it away from drafts.',
+      }),
+      msg({
+        sender_id: 'u-42',
+        role: 'user',
+        content: 'Thanks! I think I will also buy a pothos and a snake plant. Where should I put them?',
+      }),
+      msg({ sender_id: 'assistant', role: 'assistant', content: 'Near a window that gets morning light.' }),
+    ];
+    const facts = extract(seg, { humans: ['u-42'], agents: ['assistant'] }).episode.facts.map(
+      (f) => f.content,
+    );
+    expect(facts.join(' | ')).toMatch(/\bthem \(a pothos and a snake plant\)/);
+    // "ficus" is one tree, not a group that "they" could stand for.
+    expect(facts.join(' | ')).not.toMatch(/\(User's old ficus/);
+  });
+
   it('resolves "you" to the participant named in a three-way chat', () => {
     const msg = builder();
     const seg = [
@@ -729,5 +753,67 @@ describe('offline extractor: senders known by a handle alone', () => {
       { humans: ['u-42'], agents: [] },
     );
     expect(night.profiles[0]!.explicit_info.map((e) => e.category)).toEqual(['work']);
+  });
+
+  it('says who a "she" / "he" is when the sentence before names a pet', () => {
+    const out = chat(
+      [
+        [
+          'u-42',
+          'user',
+          "We finally adopted a kitten! She's a tiny grey tabby called Fig, from a shelter in Leeds.",
+        ],
+        ['u-42', 'user', 'My parrot learned a new word. He says hello to the postman every morning.'],
+        // A person named between the pet and the pronoun is who the pronoun stands for.
+        ['u-42', 'user', 'I got a puppy from my aunt Rosa. She breeds spaniels in Kent.'],
+      ],
+      ['u-42'],
+    );
+    const facts = out.episode.facts.map((f) => f.content);
+    expect(facts).toContain("User's kitten is a tiny grey tabby called Fig, from a shelter in Leeds.");
+    expect(facts).toContain("User's parrot says hello to the postman every morning.");
+    expect(facts.join(' ')).not.toMatch(/User's puppy breeds/);
+    const pets = out.profiles[0]!.explicit_info.filter((e) => e.category === 'pet').map((e) => e.description);
+    expect(pets).toContain("User's kitten is a tiny grey tabby called Fig, from a shelter in Leeds.");
+  });
+
+  it('keeps the name in "Ines and I ..." as written, and says the statement as it is', () => {
+    const facts = chat(
+      [
+        [
+          'u-42',
+          'user',
+          'Ines and I are thinking of moving in together. We looked at a flat near the canal.',
+        ],
+      ],
+      ['u-42'],
+    ).episode.facts.map((f) => f.content);
+    expect(facts).toContain('Ines and User are thinking of moving in together.');
+  });
+
+  it("tells more of an assistant's everyday instructions as advice ('hold each stretch')", () => {
+    const out = chat(
+      [
+        ['u-42', 'user', 'My hamstrings are always tight after football.'],
+        [
+          'assistant',
+          'assistant',
+          'Stretch them after every game. Hold each stretch for 30 seconds and breathe slowly.',
+        ],
+        ['u-42', 'user', 'And I sleep badly before matches.'],
+        [
+          'assistant',
+          'assistant',
+          'Turn off your phone an hour before bedtime and keep the bedroom dark and cool.',
+        ],
+      ],
+      ['u-42'],
+      ['assistant'],
+    ).episode.facts.map((f) => f.content);
+    expect(out).toContain('Assistant advised User to hold each stretch for 30 seconds and breathe slowly.');
+    expect(out).toContain(
+      "Assistant advised User to turn off User's phone an hour before bedtime and keep the bedroom dark and cool.",
+    );
+    expect(out.some((f) => /said that (hold|turn)/i.test(f))).toBe(false);
   });
 });

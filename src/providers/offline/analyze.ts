@@ -8,6 +8,7 @@
 import { mentionsDate, resolveRelativeDates } from '../../core/dates.js';
 import type { SegmentMessage } from '../../core/ports.js';
 import { isHandle, ROLE_NAMES } from '../../core/senders.js';
+import { petPronoun } from './coreference.js';
 import { toThirdPerson } from './rewrite.js';
 import {
   capitalize,
@@ -161,7 +162,7 @@ const FRAME =
  * ask.
  */
 export const ADVICE_VERBS =
-  'use|add|keep|start|stop|take|ice|eat|drink|choose|pick|rest|stretch|stay|limit|focus|practi[cs]e|water|schedule|join|follow|get|ask|leave|pack|prepare|build|serve|include|replace|clean|wash|cook|bake|store|cover|mix|reduce|increase|visit|contact|save|cancel|remove|wipe|rotate|wear';
+  'use|add|keep|start|stop|take|ice|eat|drink|choose|pick|rest|stretch|stay|limit|focus|practi[cs]e|water|schedule|join|follow|get|ask|leave|pack|prepare|build|serve|include|replace|clean|wash|cook|bake|store|cover|mix|reduce|increase|visit|contact|save|cancel|remove|wipe|rotate|wear|hold|breathe|turn|place|put|set|read|walk|sleep|warm|cool|aim|talk';
 
 /**
  * A sentence opening with a verb in the imperative ("Write me ...", "Try quad stretches",
@@ -301,8 +302,11 @@ export function analyze(segment: readonly SegmentMessage[], names: Map<string, s
     const forms = nameForms(msg.content, all);
     const sentences: Sentence[] = [];
     const labelled: boolean[] = [];
+    let before: string | undefined;
     for (const raw of splitSentences(normalize(prose(msg.content))).flatMap(splitAsk)) {
-      const core = capitalize(resolveRelativeDates(stripInterjections(raw, forms), msg.timestamp));
+      const plain = capitalize(resolveRelativeDates(stripInterjections(raw, forms), msg.timestamp));
+      const core = petPronoun(before, plain);
+      before = plain;
       const question = /\?["')]*$/.test(core);
       const shift = TOPIC_CUE.test(raw.trim());
       const filler = core.length === 0 || FILLER.test(core) || !/[A-Za-z]{2}/.test(core);
@@ -369,16 +373,28 @@ function markNote(sentences: Sentence[], labelled: readonly boolean[]): void {
   for (const i of lines) sentences[i]!.note = { heading: heading(i) };
 }
 
-/** Words written capitalised after a lower-case word somewhere in the segment, plus names. */
+/**
+ * Words written capitalised after a lower-case word somewhere in the segment, plus names,
+ * plus the other of a pair with the speaker opening a sentence ("Ines and I are moving").
+ */
 function properNouns(segment: readonly SegmentMessage[], names: readonly string[]): Set<string> {
   const out = new Set<string>(names.flatMap((n) => n.split(/\s+/)));
   for (const m of segment) {
     if (m.role === 'tool') continue;
     for (const hit of m.content.matchAll(/[a-z,]\s+([A-Z][A-Za-z]*)/g))
       if (hit[1] && hit[1] !== 'I') out.add(hit[1]);
+    for (const hit of m.content.matchAll(/(?:^|[.!?]\s+)([A-Z][a-z]+) and (?:I|me)\b/g))
+      if (hit[1] && !NOT_A_NAME.has(hit[1].toLowerCase())) out.add(hit[1]);
   }
   return out;
 }
+
+/** Capitalised openers of "X and I" that are no one's name. */
+const NOT_A_NAME = new Set(
+  'my your his her our their the a an this that these those both you he she we they it someone everyone'.split(
+    ' ',
+  ),
+);
 
 /** Whom a message speaks to: a named participant, else the previous (or next) other speaker. */
 function findAddressee(

@@ -1,5 +1,6 @@
 import type { ExtractedFact } from '../../core/ports.js';
 import type { MessageView } from './analyze.js';
+import { PET, RELATIVES } from './nouns.js';
 
 /**
  * "they" / "them" in a fact, linked to the group it stands for. A reply such as "They loved
@@ -16,10 +17,11 @@ const PRONOUN = /\b(?:they|them)\b/i;
 /**
  * A determiner, at most two modifiers, a plural noun ("the twins", "my two older sisters").
  * Not "their": it is itself a pronoun of a group, so "their faces" names no group that a
- * later "they" could stand for.
+ * later "they" could stand for. Not a singular noun in -ss, -is, -us ("the class", "my
+ * ficus").
  */
 const GROUP =
-  /\b(the|my|our|your|his|her|these|those|both)\s+((?:[a-z][a-z-]*\s+){0,2}?)(children|people|men|women|[a-z]{2,}[^s'\W]s)\b/gi;
+  /\b(the|my|our|your|his|her|these|those|both)\s+((?:[a-z][a-z-]*\s+){0,2}?)(children|people|men|women|[a-z]{2,}[^siu'\W]s)\b/gi;
 
 /** Plural-looking words that are not nouns of a group. */
 const NOT_NOUNS = new Set(
@@ -28,27 +30,61 @@ const NOT_NOUNS = new Set(
   ),
 );
 
-/** The groups named in `text`, in order (matches of GROUP whose noun is one). */
-const groupsIn = (text: string) =>
-  [...text.matchAll(GROUP)].filter((m) => !NOT_NOUNS.has((m[3] ?? '').toLowerCase()));
+/**
+ * Two things joined by "and", each with a determiner ("a pothos and a snake plant", "my mum
+ * and my aunt"), up to where the phrase ends: a stop, a comma, the end or a preposition.
+ */
+const DET = '(?:the|my|our|your|his|her|a|an)';
+const PAIR = new RegExp(
+  `\\b${DET}\\s+(?:[a-z][a-z-]*\\s+){0,2}[a-z][a-z-]+\\s+and\\s+${DET}\\s+(?:[a-z][a-z-]*\\s+){0,2}[a-z][a-z-]+(?=\\s*(?:$|[.!?,;:)])|\\s+(?:to|for|in|on|at|from|with|but|because|so|which|that|who|today|yesterday|tomorrow|this|last|next)\\b)`,
+  'gi',
+);
+
+type Named = { at: number; end: number; render: (view: MessageView) => string | null };
+
+/** The owner a determiner gives from a third person's point of view ("my" -> "Ana's"), or null for an unknown "your". */
+function owner(det: string, view: MessageView): string | null {
+  const d = det.toLowerCase();
+  if (d === 'my' || d === 'our') return `${view.speaker}'s`;
+  if (d === 'your') return view.addressee ? `${view.addressee}'s` : null;
+  return d;
+}
+
+/** The groups named in `text`, in order: GROUP's (whose noun is one) and PAIR's, a group inside a pair left out. */
+function groupsIn(text: string): Named[] {
+  const pairs: Named[] = [...text.matchAll(PAIR)].map((m) => ({
+    at: m.index,
+    end: m.index + m[0].length,
+    render: (view) => {
+      const halves = m[0].split(/\s+and\s+/i).map((h) => {
+        const [det = '', ...rest] = h.trim().split(/\s+/);
+        const o = owner(det, view);
+        return o === null ? null : `${o} ${rest.join(' ')}`;
+      });
+      return halves.includes(null) ? null : halves.join(' and ');
+    },
+  }));
+  const groups: Named[] = [...text.matchAll(GROUP)]
+    .filter((m) => !NOT_NOUNS.has((m[3] ?? '').toLowerCase()))
+    .map((m) => {
+      const [, det, mods, noun] = m as unknown as [string, string, string, string];
+      return {
+        at: m.index,
+        end: m.index + m[0].length,
+        render: (view: MessageView) => {
+          const o = owner(det, view);
+          return o === null ? null : `${o} ${mods}${noun}`.replace(/\s+/g, ' ');
+        },
+      };
+    })
+    .filter((g) => !pairs.some((p) => g.at >= p.at && g.end <= p.end));
+  return [...pairs, ...groups].sort((a, b) => a.end - b.end);
+}
 
 /** The last group named in `text`, rendered from the point of view of a third person. */
 function lastGroup(text: string, view: MessageView): string | null {
   let found: string | null = null;
-  for (const m of groupsIn(text)) {
-    const [, det, mods, noun] = m as unknown as [string, string, string, string];
-    const d = det.toLowerCase();
-    const owner =
-      d === 'my' || d === 'our'
-        ? `${view.speaker}'s`
-        : d === 'your'
-          ? view.addressee
-            ? `${view.addressee}'s`
-            : null
-          : d;
-    if (owner === null) continue;
-    found = `${owner} ${mods}${noun}`.replace(/\s+/g, ' ');
-  }
+  for (const g of groupsIn(text)) found = g.render(view) ?? found;
   return found;
 }
 
@@ -80,4 +116,36 @@ export function linkGroups(facts: readonly ExtractedFact[], views: readonly Mess
     const at = m.index + m[0].length;
     return { ...f, content: `${f.content.slice(0, at)} (${group})${f.content.slice(at)}` };
   });
+}
+
+/**
+ * "She" / "he" opening a sentence right after one that names a pet ("We finally adopted a
+ * kitten! She's a grey tabby called Fig.") stands for the pet: the sentence is said of it
+ * ("My kitten is a grey tabby called Fig."), so its fact names the pet and the profile
+ * keeps it. Not when the sentence before also names a person ("I got a puppy from my aunt
+ * Rosa. She breeds spaniels."), who is the likelier referent, and not for "it", which as
+ * often stands for nothing ("It was a long day"). The pet is a noun that ends its phrase
+ * ("a kitten!", "my parrot learned"), not the first word of another ("a dog bed").
+ */
+const PET_NAMED = new RegExp(
+  `\\b(a|an|my|our|the)\\s+(?:[a-z-]+\\s+){0,2}?(${PET})(?=\\s*(?:$|[.!?,;:)]|\\s(?:named|called|from|who|that|and|at|in|with|last|this|yesterday|today|on|is|was|has|had|loves|likes|hates|gets|keeps|sleeps|eats|needs|seems|looks|[a-z]{2,}ed)\\b))`,
+  'gi',
+);
+const PERSON_NAMED = new RegExp(
+  `\\b(?:${RELATIVES})\\b|(?<=\\S\\s+)(?<!\\b(?:named|called)\\s+)(?!I\\b)[A-Z][a-z]+`,
+);
+const HE_SHE = /^(She|He)(?:'s\s+(been|got|gotten|had)\b|'s\b|(?=\s+[a-z]))/;
+
+/** `sentence` with an opening she/he said of the pet `before` names (same message), else as is. */
+export function petPronoun(before: string | undefined, sentence: string): string {
+  const m = before ? HE_SHE.exec(sentence) : null;
+  if (!m || !before || PERSON_NAMED.test(before)) return sentence;
+  const pets = [...before.matchAll(PET_NAMED)];
+  const last = pets[pets.length - 1];
+  if (!last || pets.some((p) => p[2]!.toLowerCase() !== last[2]!.toLowerCase())) return sentence;
+  const det = last[1]!.toLowerCase();
+  const own = det === 'my' || det === 'our' || (det !== 'the' && /\b(?:I|we|my|our)\b/i.test(before));
+  const pet = `${own ? 'My' : 'The'} ${last[2]!.toLowerCase()}`;
+  const verb = m[2] ? ` has ${m[2]}` : m[0].endsWith("'s") ? ' is' : '';
+  return `${pet}${verb}${sentence.slice(m[0].length)}`;
 }

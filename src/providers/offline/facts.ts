@@ -44,6 +44,10 @@ export function statement(view: MessageView, idx: number): string {
   }
   body = body.replace(/\s+/g, ' ').replace(/!+/g, '.').trim();
   if (startsWithName(body, view.speaker)) return terminate(capitalize(body));
+  // "Ines and User are moving in together" names its subject, the speaker with her.
+  const pair = /^([A-Z][a-z]+) and /.exec(body);
+  if (pair && view.proper.has(pair[1]!) && startsWithName(body.slice(pair[0].length), view.speaker))
+    return terminate(body);
   // "On 12 March 2024, Rosa went ..." already names its subject after the opener.
   const at = body.indexOf(`, ${view.speaker}`);
   if (at > 0 && at < 60 && startsWithName(body.slice(at + 2), view.speaker))

@@ -6,6 +6,7 @@
  */
 import type { ExplicitInfo, ImplicitTrait, ProfileObservation } from '../../core/ports.js';
 import { BIDDING, type MessageView, withoutRequest } from './analyze.js';
+import { ANIMALS, RELATIVES } from './nouns.js';
 import { toThirdPerson } from './rewrite.js';
 import { capitalize, terminate, truncate } from './text.js';
 
@@ -30,10 +31,6 @@ export type ProfileCategory = (typeof PROFILE_CATEGORIES)[number];
 
 const OCCUPATIONS =
   'teacher|nurse|doctor|engineer|developer|programmer|designer|artist|writer|student|manager|lawyer|chef|cook|counsel(?:l)?or|therapist|accountant|musician|photographer|scientist|researcher|consultant|firefighter|police officer|officer|driver|pilot|farmer|mechanic|electrician|plumber|architect|dentist|pharmacist|professor|intern|freelancer|entrepreneur|founder|volunteer|veterinarian|social worker|athlete|coach|barista|cashier|analyst|editor|journalist|actor|actress|dancer|singer|baker|carpenter|librarian|paramedic|soldier|streamer|gamer|author|tutor';
-const ANIMALS =
-  'dogs?|cats?|pets?|pupp(?:y|ies)|kittens?|horses?|birds?|fish|hamsters?|rabbits?|bunn(?:y|ies)|guinea pigs?|parrots?|tortoises?|snakes?|lizards?|ferrets?|mice|rats?|geckos?|budgies?';
-const RELATIVES =
-  'wife|husband|partner|spouse|boyfriend|girlfriend|fianc[ée]e?|sister|brother|siblings?|mom|mum|mother|dad|father|parents|son|daughter|kids?|children|child|baby|grandma|grandmother|grandpa|grandfather|grandparents|aunt|uncle|cousin|niece|nephew|family|fam|best friend|friends?|roommate|neighbou?r|mentor|in-laws|twins?';
 
 /** [category, pattern over the lower-cased first-person sentence]; first match wins. */
 const PATTERNS: [ProfileCategory, RegExp][] = [
