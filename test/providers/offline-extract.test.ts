@@ -653,6 +653,41 @@ describe('offline extractor: senders known by a handle alone', () => {
     expect(out.some((f) => /said that (pack|ask|get|build)/i.test(f))).toBe(false);
   });
 
+  it('answers with the items a reply lists after announcing them, numbered inline or in Markdown', () => {
+    const inline = chat(
+      [
+        ['u-42', 'user', 'Can you suggest three quick lunches I can take to the office?'],
+        [
+          'assistant',
+          'assistant',
+          'Here are three easy options: 1. Lentil salad with feta. 2. Pasta with roasted peppers. 3. Rice bowls with tofu and greens. All of them keep well in the fridge.',
+        ],
+      ],
+      ['u-42'],
+      ['assistant'],
+    ).episode.facts.map((f) => f.content);
+    expect(inline).toContain(
+      'Asked by User "Can Assistant suggest three quick lunches User can take to the office?", Assistant answered: Here are three easy options: lentil salad with feta; pasta with roasted peppers; rice bowls with tofu and greens; all of them keep well in the fridge.',
+    );
+    // The number of an item neither ends a sentence nor is a fact's text.
+    expect(inline.join(' ')).not.toMatch(/\b[123]\.(?!\d)/);
+    const markdown = chat(
+      [
+        ['u-42', 'user', 'Which herbs grow indoors in winter?'],
+        [
+          'assistant',
+          'assistant',
+          'Several do well on a sunny sill. A few good choices:\n\n- **Chives** - hardy and quick to regrow.\n- **Mint** - grows almost anywhere.\n\nWould you like tips on pots?',
+        ],
+      ],
+      ['u-42'],
+      ['assistant'],
+    ).episode.facts.map((f) => f.content);
+    expect(markdown).toContain(
+      'Asked by User "Which herbs grow indoors in winter?", Assistant answered: Several do well on a sunny sill. A few good choices: chives - hardy and quick to regrow; mint - grows almost anywhere.',
+    );
+  });
+
   it('drops an opening "honestly", and keeps being burnt out, therapy and a pet to come in the profile', () => {
     const out = chat(
       [

@@ -141,11 +141,46 @@ function answerIndices(view: MessageView): number[] {
   if (!s || s.question) return [];
   const words = s.core.split(/\s+/).length;
   if (s.firstPerson && words > 8) return [];
+  const listed = listedAfter(view, idx);
+  if (listed.length) return [idx, ...listed];
+  // "Plenty of plants do. Here are some options:" then the options.
+  const announced = listedAfter(view, idx + 1);
+  if (announced.length) return [idx, idx + 1, ...announced];
   const next = view.sentences[idx + 1];
   // ... unless the next one changes the subject ("Happy for her. By the way, I'm ...").
   if (words < 6 && next && !next.filler && !next.question && next.attachedTo < 0 && !next.shift)
     return [idx, idx + 1];
   return [idx];
+}
+
+/** Items an answer lists after announcing them, at most this many. */
+const MAX_LISTED = 6;
+
+/**
+ * The items that follow a sentence announcing a list ("Here are five quick dinners:" then
+ * "Chickpea curry with rice." ...): the sentences after it up to a question, a filler, the
+ * next announcement or MAX_LISTED. An answer that stops at its announcement says nothing.
+ */
+function listedAfter(view: MessageView, idx: number): number[] {
+  if (!/:\s*$/.test(view.sentences[idx]?.core ?? '')) return [];
+  const out: number[] = [];
+  for (let j = idx + 1; j < view.sentences.length && out.length < MAX_LISTED; j++) {
+    const s = view.sentences[j] as Sentence;
+    if (s.question || s.filler || s.shift || /:\s*$/.test(s.core)) break;
+    out.push(j);
+  }
+  return out;
+}
+
+/** The answer's sentences as one text: an announced list's items after its colon, "; " between them. */
+function answerOf(view: MessageView, ans: readonly number[]): string {
+  const at = ans.findIndex((a) => /:\s*$/.test(view.sentences[a]!.core));
+  const said = (xs: readonly number[]) => xs.map((a) => answerText(view, a)).join(' ');
+  if (at < 0 || at === ans.length - 1) return said(ans);
+  const items = ans
+    .slice(at + 1)
+    .map((a) => lowerFirst(answerText(view, a).replace(/[.!?]+$/, ''), view.proper));
+  return `${said(ans.slice(0, at + 1)).replace(/[.!?]+$/, '')}: ${items.join('; ')}.`;
 }
 
 /** The answer sentence (and its continuation) in third person, without reporting frame. */
@@ -244,7 +279,7 @@ export function extractFacts(views: readonly MessageView[], perMessage = 3): Ext
     const ans = q ? answerIndices(v) : [];
     if (q && ans.length > 0) {
       for (const a of ans) chosen.delete(a);
-      const answer = ans.map((a) => answerText(v, a)).join(' ');
+      const answer = answerOf(v, ans);
       const asked = q.text.replace(/\s+/g, ' ').trim();
       const content = `Asked by ${q.view.speaker} "${truncate(asked, 160)}", ${v.speaker} answered: ${answer.replace(/\.$/, '')}`;
       facts.push({

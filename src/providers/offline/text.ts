@@ -62,6 +62,15 @@ export function splitSentences(text: string): string[] {
       const lastWord = (/([A-Za-z.]+)$/.exec(before)?.[1] ?? '').toLowerCase();
       const isAbbrev = m[0] === '.' && (ABBREVIATIONS.has(lastWord) || /^[a-z]$/i.test(lastWord));
       if (isAbbrev) continue;
+      // An inline list's number ("... three options: 1. Lentil soup. 2. ...") opens the next
+      // sentence, not ends this one: it is dropped, and the sentence ends before it.
+      const marker = m[0] === '.' ? /(^|:)\s*\d{1,2}$/.exec(before) : null;
+      if (marker) {
+        const piece = line.slice(start, start + marker.index + (marker[1] ?? '').length).trim();
+        if (piece) out.push(piece);
+        start = end;
+        continue;
+      }
       const piece = line.slice(start, end).trim();
       if (piece) out.push(piece);
       start = end;
