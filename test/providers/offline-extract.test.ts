@@ -688,6 +688,51 @@ describe('offline extractor: senders known by a handle alone', () => {
     );
   });
 
+  it("tells a letter an assistant drafts for a person as hers: its 'I' is the person, its 'you' the recipient", () => {
+    const out = chat(
+      [
+        ['u-42', 'user', 'Can you draft a short email to my landlord about the broken boiler?'],
+        [
+          'assistant',
+          'assistant',
+          'Of course. Here is a draft you can send:\n\nSubject: Boiler repair\n\nDear Ms. Okonkwo,\n\nI am writing to let you know that the boiler in my flat stopped working on Monday. I work from home on Tuesdays, so a visit then would suit me. Could you arrange a repair this week?\n\nBest regards,\n[Your Name]\n\nI kept it polite but firm. Send it today so you have a written record.',
+        ],
+      ],
+      ['u-42'],
+      ['assistant'],
+    ).episode.facts.map((f) => f.content);
+    const all = out.join(' | ');
+    expect(all).toMatch(
+      /User is writing to let Ms\. Okonkwo know that the boiler in User's flat stopped working on Monday/,
+    );
+    expect(all).not.toMatch(/Assistant is writing|Assistant's flat|Assistant works from home/);
+    // After the sign-off the assistant speaks for itself again.
+    expect(all).not.toMatch(/User kept it polite/);
+    // A "Hi <name>," opening a reply greets the person, unless she asked for a text to send.
+    const notes = chat(
+      [
+        ['u-42', 'user', 'Please write a note for my neighbour about the party.'],
+        [
+          'assistant',
+          'assistant',
+          'Hi Tomasz,\n\nI am hosting a small birthday party on Saturday evening, and you are very welcome to join us.\n\nCheers,\n[Your Name]',
+        ],
+        ['u-42', 'user', 'Thanks! Will it rain on Saturday?'],
+        [
+          'assistant',
+          'assistant',
+          'Hi Alice, I checked the forecast and I expect a dry evening with light wind.',
+        ],
+      ],
+      ['u-42'],
+      ['assistant'],
+    ).episode.facts.map((f) => f.content);
+    expect(notes).toContain(
+      'Assistant drafted for User: User is hosting a small birthday party on Saturday evening, and Tomasz is very welcome to join User and others.',
+    );
+    expect(notes.join(' | ')).toMatch(/Assistant checked the forecast/);
+  });
+
   it('drops an opening "honestly", and keeps being burnt out, therapy and a pet to come in the profile', () => {
     const out = chat(
       [

@@ -9,6 +9,7 @@ import { mentionsDate, resolveRelativeDates } from '../../core/dates.js';
 import type { SegmentMessage } from '../../core/ports.js';
 import { isHandle, ROLE_NAMES } from '../../core/senders.js';
 import { petPronoun } from './coreference.js';
+import { asksForDraft, closesDraft, type Draft, opensDraft, recipient } from './draft.js';
 import { toThirdPerson } from './rewrite.js';
 import {
   capitalize,
@@ -43,6 +44,8 @@ export interface Sentence {
    * the note's heading ("Notes for the move"); undefined for any other sentence.
    */
   note: { heading: string | undefined } | undefined;
+  /** Part of a text an assistant drafts for the person to send (draft.ts): `text` is said as hers. */
+  draft: boolean;
 }
 
 export interface MessageView {
@@ -176,6 +179,9 @@ export const BIDDING = new RegExp(
 );
 
 /** A label that says how the rest is meant, not what it is about ("Quick context:", "FYI:"). */
+/** A template's blank left for the person ("[Your Name]", "[Company]"). */
+const PLACEHOLDER = /^\[[^\]]{1,40}\]$/;
+
 const TALK_LABEL =
   /^(?:(?:quick|brief|short|small|side|some|just an?|an?|one more|final|important)\s+)?(?:context|note|notes|update|reminder|background|fyi|ps|p\.s\.|btw|edit|tl;?dr|heads[- ]up|info|summary|recap|question|thought|idea|warning|correction|aside)\s*:\s+(?=\S)/i;
 /** A labelled line of a note: a short label (at most four words), a colon, a value. */
@@ -303,16 +309,30 @@ export function analyze(segment: readonly SegmentMessage[], names: Map<string, s
     const sentences: Sentence[] = [];
     const labelled: boolean[] = [];
     let before: string | undefined;
+    let draft: Draft | null = null;
+    const asker =
+      msg.role === 'assistant' ? segment.slice(0, i).findLast((m) => m.role === 'user') : undefined;
+    const requested = asker !== undefined && asksForDraft(asker.content);
     for (const raw of splitSentences(normalize(prose(msg.content))).flatMap(splitAsk)) {
       const plain = capitalize(resolveRelativeDates(stripInterjections(raw, forms), msg.timestamp));
       const core = petPronoun(before, plain);
       before = plain;
+      if (msg.role === 'assistant' && addressee)
+        draft = draft
+          ? recipient(core, draft)
+          : opensDraft(core, addressee, sentences.length === 0, requested);
       const question = /\?["')]*$/.test(core);
       const shift = TOPIC_CUE.test(raw.trim());
-      const filler = core.length === 0 || FILLER.test(core) || !/[A-Za-z]{2}/.test(core);
+      const filler =
+        core.length === 0 || FILLER.test(core) || !/[A-Za-z]{2}/.test(core) || PLACEHOLDER.test(core);
       // A statement's fact leaves out the request trailing it ("I'm allergic to shellfish, so
       // please don't suggest seafood" -> "... allergic to shellfish"), as its profile item does.
-      const rw = toThirdPerson(question ? core : withoutRequest(core), speaker, addressee);
+      // In a draft the person speaks, to its recipient (draft.ts).
+      const rw = draft
+        ? toThirdPerson(question ? core : withoutRequest(core), addressee as string, draft.to)
+        : toThirdPerson(question ? core : withoutRequest(core), speaker, addressee);
+      const drafted = draft !== null;
+      if (draft && closesDraft(core)) draft = null;
       const partial = {
         core,
         text: rw.text,
@@ -323,6 +343,7 @@ export function analyze(segment: readonly SegmentMessage[], names: Map<string, s
         shift,
         ack: isAcknowledgement(raw),
         note: undefined,
+        draft: drafted,
       };
       labelled.push(!question && FIELD.test(core));
       const prev = sentences[sentences.length - 1];

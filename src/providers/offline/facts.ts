@@ -44,6 +44,7 @@ export function statement(view: MessageView, idx: number): string {
   }
   body = body.replace(/\s+/g, ' ').replace(/!+/g, '.').trim();
   if (startsWithName(body, view.speaker)) return terminate(capitalize(body));
+  if (s.draft && view.addressee) return terminate(`${view.speaker} drafted for ${view.addressee}: ${body}`);
   // "Ines and User are moving in together" names its subject, the speaker with her.
   const pair = /^([A-Z][a-z]+) and /.exec(body);
   if (pair && view.proper.has(pair[1]!) && startsWithName(body.slice(pair[0].length), view.speaker))

@@ -1,0 +1,56 @@
+/**
+ * A text an assistant writes for the person to send (a letter, an email, a message): from
+ * its subject line or salutation ("Subject: Boiler repair", "Dear Ms. Okonkwo,", "Hi
+ * Priya,") to its sign-off ("Best regards,", "Sincerely,") or the message's end. Its "I" is
+ * the person's and its "you" the recipient's, not the assistant's and the person's: "I work
+ * from home on Tuesdays" in a drafted email says something of the person.
+ */
+export interface Draft {
+  /** Whom the text is written to ("Ms. Okonkwo", "Hiring Manager"), once its salutation names them. */
+  to: string | null;
+}
+
+const SUBJECT = /^Subject:\s+\S/;
+/** "Dear ..., ", or "Hi / Hello / Hey <Name>," (not "Hi there,"); the name in group 1. */
+const SALUTATION =
+  /^(?:[Dd]ear\s+([^,:\n]{1,40}?)|(?:Hi|Hello|Hey|Greetings)\s+((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2}))\s*[,:]/;
+const SIGN_OFF =
+  /^(?:(?:best|kind|warm|warmest)(?:\s+(?:regards|wishes))?|regards|sincerely(?:\s+yours)?|yours(?:\s+(?:truly|sincerely|faithfully))?|thanks|many thanks|thank you|cheers|all the best|warmly|respectfully)\s*,?\s*$/i;
+
+/** A request for such a text: "Can you write an email to my landlord?", "Draft a thank-you note". */
+const REQUEST =
+  /\b(?:write|draft|compose|prepare|put together)\b[^.?!]*?\b(?:e-?mail|letter|note|message|text|reply|response|card|invitation|invite|post|toast|speech|announcement)s?\b/i;
+
+/** True when a person's message asks for a text to send. */
+export const asksForDraft = (content: string) => REQUEST.test(content);
+
+/**
+ * The draft a sentence of an assistant's message opens, given whom the message speaks to;
+ * null when it opens none. An assistant may greet the person herself by a name it knows and
+ * the segment does not ("Hi Alice, here is what I found"): a "Hi" or "Hello" opening the
+ * message is a greeting, unless the person just asked for a text to send (`requested`);
+ * "Dear" and a subject line open one anywhere.
+ */
+export function opensDraft(
+  sentence: string,
+  person: string,
+  first: boolean,
+  requested: boolean,
+): Draft | null {
+  if (SUBJECT.test(sentence)) return { to: null };
+  const m = SALUTATION.exec(sentence);
+  const to = (m?.[1] ?? m?.[2])?.trim();
+  if (!m || !to || (first && !m[1] && !requested)) return null;
+  if (to.toLowerCase() === person.toLowerCase() || /^(?:there|all|everyone)$/i.test(to)) return null;
+  return { to };
+}
+
+/** The recipient a salutation within an open draft names ("Dear Ms. Okonkwo," after the subject line). */
+export function recipient(sentence: string, draft: Draft): Draft {
+  if (draft.to) return draft;
+  const m = SALUTATION.exec(sentence);
+  return { to: (m?.[1] ?? m?.[2])?.trim() ?? null };
+}
+
+/** True for the sign-off that closes a draft ("Best regards,"). */
+export const closesDraft = (sentence: string) => SIGN_OFF.test(sentence);
