@@ -203,6 +203,22 @@ const QUICK = new RegExp(
 );
 const FUTURE = new RegExp(`\\bin ${NUM} (day|week)s?\\b`, 'gi');
 
+/** A subject and a verb in the past: "I finished", "we just painted", "she ran". */
+const PAST =
+  /\b(?:i|we|he|she|they|you|it)\s+(?:(?:just|finally|already|also|once|actually|\w+ly)\s+)?(?:[a-z]+ed|was|were|did|had|got|went|made|took|ran|read|wrote|built|won|drove|flew|swam|sold|bought|paid|spent|saw|came|met|found|gave|grew|became|began|broke|caught|chose|ate|fell|kept|rode|sent|sang|slept|spoke|taught|threw|woke|wore)\b/i;
+const FUTURE_MARKER =
+  /\b(?:will|'ll|shall|going to|gonna|would|'d|plans? to|planning to|hopes? to|hoping to|wants? to)\b/i;
+
+/**
+ * True when the clause ending at an "in three days" is told in the past and not of the
+ * future ("Last month I finished the series in a week"): the phrase says how long something
+ * took, not when.
+ */
+function toldInThePast(before: string): boolean {
+  const clause = before.split(/[.;!?]|,\s+(?:and|but|so|or|then)\b/i).pop() ?? '';
+  return PAST.test(clause) && !FUTURE_MARKER.test(clause);
+}
+
 /**
  * Rewrites relative date expressions in `text` into absolute ones relative to `now`
  * (Unix ms, UTC). "I went there yesterday" said on 14 March 2024 becomes "I went there on
@@ -229,7 +245,8 @@ export function resolveRelativeDates(text: string, now: number): string {
       return /^[A-Z]/.test(match) && !keepPrep ? body.charAt(0).toUpperCase() + body.slice(1) : body;
     });
   }
-  return out.replace(FUTURE, (match: string, word: string, unit: string) => {
+  return out.replace(FUTURE, (match: string, word: string, unit: string, offset: number, input: string) => {
+    if (toldInThePast(input.slice(0, offset))) return match;
     const n = count(word);
     const lower = word.toLowerCase();
     let body: string;

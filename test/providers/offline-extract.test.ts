@@ -733,6 +733,25 @@ describe('offline extractor: senders known by a handle alone', () => {
     expect(notes.join(' | ')).toMatch(/Assistant checked the forecast/);
   });
 
+  it('keeps pets named by their breed, and says a dated sentence without "said that"', () => {
+    const out = chat(
+      [
+        [
+          'u-42',
+          'user',
+          'Can you suggest podcasts for my morning walks? I usually walk my two beagles, Nori and Pip, before work. Yesterday I finished a whole crime series in a week.',
+        ],
+      ],
+      ['u-42'],
+    );
+    const facts = out.episode.facts.map((f) => f.content);
+    expect(
+      out.profiles[0]!.explicit_info.filter((e) => e.category === 'pet').map((e) => e.description),
+    ).toEqual(['User usually walks their two beagles, Nori and Pip, before work.']);
+    // "in a week" told in the past is how long it took, not a date.
+    expect(facts).toContain('On 13 March 2024 User finished a whole crime series in a week.');
+  });
+
   it('drops an opening "honestly", and keeps being burnt out, therapy and a pet to come in the profile', () => {
     const out = chat(
       [

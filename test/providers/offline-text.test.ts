@@ -65,6 +65,19 @@ describe('offline text: relative dates', () => {
     ['I moved two days ago.', MAY_8, 'I moved on 6 May 2023.'],
     ['It was a few days ago.', MAY_8, 'It was a few days before 8 May 2023.'],
     ['The party is in 3 days.', MAY_8, 'The party is on 11 May 2023.'],
+    ["I'll be back in a week.", MAY_8, "I'll be back a week after 8 May 2023."],
+    // In a clause told in the past, "in a week" is how long it took, not a date.
+    [
+      'Last month I finished the whole series in a week.',
+      MAY_8,
+      'In April 2023 I finished the whole series in a week.',
+    ],
+    ['We painted the entire flat in two days.', MAY_8, 'We painted the entire flat in two days.'],
+    [
+      'She ran the trail in 3 days, and I will run it in 3 days too.',
+      MAY_8,
+      'She ran the trail in 3 days, and I will run it on 11 May 2023 too.',
+    ],
     ['We met last weekend.', MAY_25, 'We met on the weekend of 20-21 May 2023.'],
     ['Next Friday suits me.', MAY_25, 'On Friday, 2 June 2023 suits me.'],
     ['I swam a lot last summer.', MAY_8, 'I swam a lot in summer 2022.'],

@@ -4,6 +4,7 @@
  * from. Short answers are paired with the question they answer; tool calls become
  * "X called tool(args), which returned ..." facts.
  */
+import { mentionsDate } from '../../core/dates.js';
 import type { ExtractedFact, ToolCall } from '../../core/ports.js';
 import { ADVICE_VERBS, BIDDING, type MessageView, type Sentence } from './analyze.js';
 import { linkGroups } from './coreference.js';
@@ -49,9 +50,18 @@ export function statement(view: MessageView, idx: number): string {
   const pair = /^([A-Z][a-z]+) and /.exec(body);
   if (pair && view.proper.has(pair[1]!) && startsWithName(body.slice(pair[0].length), view.speaker))
     return terminate(body);
-  // "On 12 March 2024, Rosa went ..." already names its subject after the opener.
+  // "On 12 March 2024, Rosa went ..." already names its subject after the opener, as does
+  // "In February 2024 Rosa finished ...", a date's opener without its comma.
   const at = body.indexOf(`, ${view.speaker}`);
   if (at > 0 && at < 60 && startsWithName(body.slice(at + 2), view.speaker))
+    return terminate(capitalize(body));
+  const dated = body.indexOf(` ${view.speaker} `);
+  if (
+    dated > 0 &&
+    dated < 40 &&
+    /^(?:on|in|during|since|by)\s/i.test(body) &&
+    mentionsDate(body.slice(0, dated))
+  )
     return terminate(capitalize(body));
   const rest = lowerFirst(body, view.proper);
   // A bidding ("Write me a poem about the sea", "Ice your knees after long runs") is what the

@@ -3,13 +3,15 @@
  * person's life. Alternations for regular expressions (no groups of their own).
  */
 
+/** Common breeds a pet is named by instead of its kind ("my two beagles"), singular; each takes an -s plural. */
+const BREEDS =
+  'labrador|retriever|beagle|poodle|bulldog|terrier|spaniel|husky|corgi|dachshund|chihuahua|pug|collie|greyhound|whippet|schnauzer|rottweiler|doberman|pomeranian|dalmatian|labradoodle|cockapoo|siamese|tabby|ragdoll|maine coon';
+
 /** A pet, singular: the referent a later "she" / "he" can stand for. */
-export const PET =
-  'dog|cat|pet|puppy|kitten|horse|pony|bird|fish|hamster|rabbit|bunny|guinea pig|parrot|tortoise|turtle|snake|lizard|ferret|mouse|rat|gecko|budgie';
+export const PET = `dog|cat|pet|puppy|kitten|horse|pony|bird|fish|hamster|rabbit|bunny|guinea pig|parrot|tortoise|turtle|snake|lizard|ferret|mouse|rat|gecko|budgie|${BREEDS}`;
 
 /** Pets, singular or plural. */
-export const ANIMALS =
-  'dogs?|cats?|pets?|pupp(?:y|ies)|kittens?|horses?|pon(?:y|ies)|birds?|fish|hamsters?|rabbits?|bunn(?:y|ies)|guinea pigs?|parrots?|tortoises?|turtles?|snakes?|lizards?|ferrets?|mouse|mice|rats?|geckos?|budgies?';
+export const ANIMALS = `dogs?|cats?|pets?|pupp(?:y|ies)|kittens?|horses?|pon(?:y|ies)|birds?|fish|hamsters?|rabbits?|bunn(?:y|ies)|guinea pigs?|parrots?|tortoises?|turtles?|snakes?|lizards?|ferrets?|mouse|mice|rats?|geckos?|budgies?|(?:${BREEDS})s?`;
 
 /** The people of a person's life, by their relation to her. */
 export const RELATIVES =
