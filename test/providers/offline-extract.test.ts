@@ -854,7 +854,7 @@ describe('offline extractor: senders known by a handle alone', () => {
     expect(night.profiles[0]!.explicit_info.map((e) => e.category)).toEqual(['work']);
   });
 
-  it('says who a "she" / "he" is when the sentence before names a pet', () => {
+  it('says who a "she" / "he" is when the sentence before names one pet or one person of hers', () => {
     const out = chat(
       [
         [
@@ -865,10 +865,22 @@ describe('offline extractor: senders known by a handle alone', () => {
         ['u-42', 'user', 'My parrot learned a new word. He says hello to the postman every morning.'],
         // A person named between the pet and the pronoun is who the pronoun stands for.
         ['u-42', 'user', 'I got a puppy from my aunt Rosa. She breeds spaniels in Kent.'],
+        [
+          'u-42',
+          'user',
+          'What is a good gift for my coworker who is retiring? She has been at the firm for 25 years and loves birdwatching.',
+        ],
+        ['u-42', 'user', 'My sister Ines just moved to Leeds. She works at a bakery near the station.'],
+        // Two people, or a relation of the other gender: no one to say.
+        ['u-42', 'user', 'I had lunch with Tomas and my mum. She was late again.'],
+        ['u-42', 'user', 'My brother rang this morning. She sounded upset about the exam.'],
       ],
       ['u-42'],
     );
     const facts = out.episode.facts.map((f) => f.content);
+    expect(facts).toContain("User's coworker has been at the firm for 25 years and loves birdwatching.");
+    expect(facts).toContain("User's sister Ines works at a bakery near the station.");
+    expect(facts.join(' ')).not.toMatch(/User's (?:mum|brother) (?:was|sounded)/);
     expect(facts).toContain("User's kitten is a tiny grey tabby called Fig, from a shelter in Leeds.");
     expect(facts).toContain("User's parrot says hello to the postman every morning.");
     expect(facts.join(' ')).not.toMatch(/User's puppy breeds/);

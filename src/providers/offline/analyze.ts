@@ -8,7 +8,7 @@
 import { mentionsDate, resolveRelativeDates } from '../../core/dates.js';
 import type { SegmentMessage } from '../../core/ports.js';
 import { isHandle, ROLE_NAMES } from '../../core/senders.js';
-import { petPronoun } from './coreference.js';
+import { heOrShe } from './coreference.js';
 import { asksForDraft, closesDraft, type Draft, opensDraft, recipient } from './draft.js';
 import { toThirdPerson } from './rewrite.js';
 import {
@@ -315,7 +315,7 @@ export function analyze(segment: readonly SegmentMessage[], names: Map<string, s
     const requested = asker !== undefined && asksForDraft(asker.content);
     for (const raw of splitSentences(normalize(prose(msg.content))).flatMap(splitAsk)) {
       const plain = capitalize(resolveRelativeDates(stripInterjections(raw, forms), msg.timestamp));
-      const core = petPronoun(before, plain);
+      const core = heOrShe(before, plain);
       before = plain;
       if (msg.role === 'assistant' && addressee)
         draft = draft

@@ -1,6 +1,6 @@
 import type { ExtractedFact } from '../../core/ports.js';
 import type { MessageView } from './analyze.js';
-import { PET, RELATIVES } from './nouns.js';
+import { PET } from './nouns.js';
 
 /**
  * "they" / "them" in a fact, linked to the group it stands for. A reply such as "They loved
@@ -119,33 +119,55 @@ export function linkGroups(facts: readonly ExtractedFact[], views: readonly Mess
 }
 
 /**
- * "She" / "he" opening a sentence right after one that names a pet ("We finally adopted a
- * kitten! She's a grey tabby called Fig.") stands for the pet: the sentence is said of it
- * ("My kitten is a grey tabby called Fig."), so its fact names the pet and the profile
- * keeps it. Not when the sentence before also names a person ("I got a puppy from my aunt
- * Rosa. She breeds spaniels."), who is the likelier referent, and not for "it", which as
- * often stands for nothing ("It was a long day"). The pet is a noun that ends its phrase
- * ("a kitten!", "my parrot learned"), not the first word of another ("a dog bed").
+ * "She" / "he" opening a sentence right after one that names a single pet or person of the
+ * speaker's ("We finally adopted a kitten! She's a grey tabby called Fig.", "What's a good
+ * gift for my coworker? She loves birdwatching.") stands for it: the sentence is said of it
+ * ("My kitten is a grey tabby called Fig.", "My coworker loves birdwatching."), so its fact
+ * names whom it is about and the profile keeps it. Not when the sentence before names
+ * anyone or anything else a pronoun could stand for (a second pet or person, a name), nor
+ * when the pronoun's gender is not the relation's ("my brother ... She"), and not for "it",
+ * which as often stands for nothing ("It was a long day"). A pet is a noun that ends its
+ * phrase ("a kitten!", "my parrot learned"), not the first word of another ("a dog bed").
  */
-const PET_NAMED = new RegExp(
-  `\\b(a|an|my|our|the)\\s+(?:[a-z-]+\\s+){0,2}?(${PET})(?=\\s*(?:$|[.!?,;:)]|\\s(?:named|called|from|who|that|and|at|in|with|last|this|yesterday|today|on|is|was|has|had|loves|likes|hates|gets|keeps|sleeps|eats|needs|seems|looks|[a-z]{2,}ed)\\b))`,
-  'gi',
-);
+const ENDS_PHRASE =
+  '(?=\\s*(?:$|[.!?,;:)]|\\s(?:named|called|from|who|that|and|at|in|with|last|this|yesterday|today|on|is|was|has|had|loves|likes|hates|gets|keeps|sleeps|eats|needs|seems|looks|[a-z]{2,}ed)\\b))';
+const PET_NAMED = new RegExp(`\\b(a|an|my|our|the)\\s+(?:[a-z-]+\\s+){0,2}?(${PET})${ENDS_PHRASE}`, 'gi');
+const FEMALE = 'sister|mother|mom|mum|wife|girlfriend|daughter|niece|aunt|grandma|grandmother|fiancee';
+const MALE = 'brother|father|dad|husband|boyfriend|son|nephew|uncle|grandpa|grandfather|fiance';
+const EITHER =
+  'partner|friend|best friend|coworker|co-worker|colleague|boss|manager|neighbou?r|roommate|cousin|teacher|doctor|therapist|coach|landlord|landlady|mentor|kid|child|baby|spouse';
+/** "my coworker", "my older sister Priya": the relation in group 1, a name after it in group 2. */
 const PERSON_NAMED = new RegExp(
-  `\\b(?:${RELATIVES})\\b|(?<=\\S\\s+)(?<!\\b(?:named|called)\\s+)(?!I\\b)[A-Z][a-z]+`,
+  `\\b(?:[Mm]y|[Oo]ur)\\s+(?:[a-z-]+\\s+)?(${FEMALE}|${MALE}|${EITHER})\\b(?:,?\\s+([A-Z][a-z]+)\\b)?`,
+  'g',
 );
+/**
+ * Capitalised words a pronoun could stand for: not opening the sentence, not "I", not a pet's
+ * name, not a place after its preposition ("moved to Leeds").
+ */
+const CAPITALISED =
+  /(?<=\S\s+)(?<!\b(?:named|called|to|in|at|from|near|of|for|into|around|across|via|through)\s+)(?!I\b)[A-Z][a-z]+/g;
 const HE_SHE = /^(She|He)(?:'s\s+(been|got|gotten|had)\b|'s\b|(?=\s+[a-z]))/;
 
-/** `sentence` with an opening she/he said of the pet `before` names (same message), else as is. */
-export function petPronoun(before: string | undefined, sentence: string): string {
+/** `sentence` with an opening she/he said of the one pet or person `before` names (same message), else as is. */
+export function heOrShe(before: string | undefined, sentence: string): string {
   const m = before ? HE_SHE.exec(sentence) : null;
-  if (!m || !before || PERSON_NAMED.test(before)) return sentence;
+  if (!m || !before) return sentence;
   const pets = [...before.matchAll(PET_NAMED)];
-  const last = pets[pets.length - 1];
-  if (!last || pets.some((p) => p[2]!.toLowerCase() !== last[2]!.toLowerCase())) return sentence;
-  const det = last[1]!.toLowerCase();
-  const own = det === 'my' || det === 'our' || (det !== 'the' && /\b(?:I|we|my|our)\b/i.test(before));
-  const pet = `${own ? 'My' : 'The'} ${last[2]!.toLowerCase()}`;
+  const people = [...before.matchAll(PERSON_NAMED)];
+  const names = new Set(people.map((p) => p[2]).filter(Boolean));
+  const others = (before.match(CAPITALISED) ?? []).filter((w) => !names.has(w));
+  if (pets.length + people.length !== 1 || others.length > 0) return sentence;
   const verb = m[2] ? ` has ${m[2]}` : m[0].endsWith("'s") ? ' is' : '';
-  return `${pet}${verb}${sentence.slice(m[0].length)}`;
+  const rest = `${verb}${sentence.slice(m[0].length)}`;
+  const pet = pets[0];
+  if (pet) {
+    const det = pet[1]!.toLowerCase();
+    const own = det === 'my' || det === 'our' || (det !== 'the' && /\b(?:I|we|my|our)\b/i.test(before));
+    return `${own ? 'My' : 'The'} ${pet[2]!.toLowerCase()}${rest}`;
+  }
+  const [, relation = '', name] = people[0]!;
+  const she = m[1] === 'She';
+  if (new RegExp(`^(?:${she ? MALE : FEMALE})$`).test(relation)) return sentence;
+  return `My ${relation}${name ? ` ${name}` : ''}${rest}`;
 }
