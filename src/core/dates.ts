@@ -203,9 +203,9 @@ const QUICK = new RegExp(
 );
 const FUTURE = new RegExp(`\\bin ${NUM} (day|week)s?\\b`, 'gi');
 
-/** A subject and a verb in the past: "I finished", "we just painted", "she ran". */
+/** A subject and a verb in the past: "I finished", "we just painted", "she ran", "which was". */
 const PAST =
-  /\b(?:i|we|he|she|they|you|it)\s+(?:(?:just|finally|already|also|once|actually|\w+ly)\s+)?(?:[a-z]+ed|was|were|did|had|got|went|made|took|ran|read|wrote|built|won|drove|flew|swam|sold|bought|paid|spent|saw|came|met|found|gave|grew|became|began|broke|caught|chose|ate|fell|kept|rode|sent|sang|slept|spoke|taught|threw|woke|wore)\b/i;
+  /\b(?:i|we|he|she|they|you|it|which|that|who)\s+(?:(?:just|finally|already|also|once|actually|\w+ly)\s+)?(?:[a-z]+ed|was|were|did|had|got|went|made|took|ran|read|wrote|built|won|drove|flew|swam|sold|bought|paid|spent|saw|came|met|found|gave|grew|became|began|broke|caught|chose|ate|fell|kept|rode|sent|sang|slept|spoke|taught|threw|woke|wore)\b/i;
 const FUTURE_MARKER =
   /\b(?:will|'ll|shall|going to|gonna|would|'d|plans? to|planning to|hopes? to|hoping to|wants? to)\b/i;
 
@@ -254,4 +254,80 @@ export function resolveRelativeDates(text: string, now: number): string {
     else body = `${lower} ${unit.toLowerCase()}${n === 1 ? '' : 's'} after ${formatDate(day)}`;
     return /^[A-Z]/.test(match) ? body.charAt(0).toUpperCase() + body.slice(1) : body;
   });
+}
+
+const MONTH_NAMES = MONTHS.join('|');
+/** "March 13th", "March 13" with no year after it. */
+const MONTH_DAY = new RegExp(
+  `\\b(${MONTH_NAMES})\\s+(\\d{1,2})(?:st|nd|rd|th)?\\b(?!,?\\s*\\d{4}|:|\\.\\d)`,
+  'g',
+);
+/** "13th of March", "the 13th of March", "13 March" with no year after it. */
+const DAY_MONTH = new RegExp(
+  `\\b(?:the\\s+)?(\\d{1,2})(?:(?:st|nd|rd|th)\\s+of|st|nd|rd|th)?\\s+(${MONTH_NAMES})\\b(?!,?\\s*\\d{4})`,
+  'g',
+);
+/** "on the 3rd": a day of a month left unsaid. */
+const ON_THE_DAY =
+  /\bon the (\d{1,2})(st|nd|rd|th)\b(?!\s+(?:of|floor|century|anniversary|time|try|attempt|day|week|place|row|grade|page|step|round|lap)\b)/gi;
+
+/**
+ * A day told without its year, or without its month ("born on March 13th", "my birthday,
+ * which was on the 3rd"), given the year (and month) of `now` (Unix ms, UTC): "born on 13
+ * March 2024", "which was on 3 March 2024". A clause told in the past takes the latest such
+ * day up to now, one of the future the next from now; any other, the day of the current
+ * year (a month's day: of the current month, or the next when it has passed).
+ */
+export function withYears(text: string, now: number): string {
+  if (!/\d/.test(text)) return text;
+  const today = dayKey(now);
+  const d = new Date(today);
+  const y = d.getUTCFullYear();
+  // The tense of the clause the day is in, its words after the day too ("The party on the
+  // 3rd was fun").
+  const when = (offset: number, input: string) => {
+    const head =
+      input
+        .slice(0, offset)
+        .split(/[.;!?]|,\s+(?:and|but|so|or|then)\b/i)
+        .pop() ?? '';
+    const clause = `${head}${input.slice(offset).split(/[.;!?]|,\s+(?:and|but|so|or|then)\b/i)[0] ?? ''}`;
+    if (FUTURE_MARKER.test(clause)) return 'future';
+    return toldInThePast(clause) || /\b(?:was|were|did|had)\b/i.test(clause) ? 'past' : 'now';
+  };
+  const pick = (candidates: number[], tense: string, fallback: number) =>
+    tense === 'past'
+      ? (candidates.filter((t) => t <= today).pop() ?? fallback)
+      : tense === 'future'
+        ? (candidates.find((t) => t >= today) ?? fallback)
+        : fallback;
+  const ofMonth = (month: number, day: number, offset: number, input: string) => {
+    const dates = [y - 1, y, y + 1].map((yy) => Date.UTC(yy, month, day));
+    return formatDate(pick(dates, when(offset, input), Date.UTC(y, month, day)));
+  };
+  const valid = (month: number, day: number) => month >= 0 && day >= 1 && day <= 31;
+  let out = text.replace(
+    MONTH_DAY,
+    (match: string, name: string, day: string, offset: number, input: string) => {
+      const month = (MONTHS as readonly string[]).indexOf(name);
+      return valid(month, Number(day)) ? ofMonth(month, Number(day), offset, input) : match;
+    },
+  );
+  out = out.replace(DAY_MONTH, (match: string, day: string, name: string, offset: number, input: string) => {
+    const month = (MONTHS as readonly string[]).indexOf(name);
+    return valid(month, Number(day)) ? ofMonth(month, Number(day), offset, input) : match;
+  });
+  return out.replace(
+    ON_THE_DAY,
+    (match: string, day: string, _suffix: string, offset: number, input: string) => {
+      const n = Number(day);
+      if (n < 1 || n > 31) return match;
+      const m = d.getUTCMonth();
+      const dates = [-1, 0, 1].map((k) => Date.UTC(y, m + k, n));
+      const thisMonth = Date.UTC(y, m, n);
+      const fallback = thisMonth >= today ? thisMonth : Date.UTC(y, m + 1, n);
+      const on = match.slice(0, 2);
+      return `${on} ${formatDate(pick(dates, when(offset, input), fallback))}`;
+    },
+  );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, mentionsDate, resolveRelativeDates } from '../../src/core/dates.js';
+import { formatDate, mentionsDate, resolveRelativeDates, withYears } from '../../src/core/dates.js';
 import { stripInterjections } from '../../src/providers/offline/analyze.js';
 import { keyPhrases } from '../../src/providers/offline/keyphrases.js';
 import { conjugate, toThirdPerson } from '../../src/providers/offline/rewrite.js';
@@ -84,6 +84,26 @@ describe('offline text: relative dates', () => {
     ['It seems like only yesterday.', MAY_8, 'It seems like only yesterday.'],
   ])('%s', (input, now, expected) => {
     expect(resolveRelativeDates(input, now)).toBe(expected);
+  });
+
+  it.each([
+    ['My niece was born on March 13th.', MAY_8, 'My niece was born on 13 March 2023.'],
+    ['We met on December 28th.', MAY_8, 'We met on 28 December 2022.'],
+    ["I'll fly out on the 2nd of April.", MAY_8, "I'll fly out on 2 April 2024."],
+    [
+      'My birthday, which was on the 3rd, was quiet.',
+      MAY_8,
+      'My birthday, which was on 3 May 2023, was quiet.',
+    ],
+    ['The recital on the 20th was long.', MAY_8, 'The recital on 20 April 2023 was long.'],
+    ['The recital is on the 20th.', MAY_8, 'The recital is on 20 May 2023.'],
+    ['The recital is on the 3rd.', MAY_8, 'The recital is on 3 June 2023.'],
+    // Not a day: a rank, an attempt, a year already said, "2 of May".
+    ['I came 2nd on the 5th attempt.', MAY_8, 'I came 2nd on the 5th attempt.'],
+    ['We met on 28 December 2022.', MAY_8, 'We met on 28 December 2022.'],
+    ['Version 2 of May notes.', MAY_8, 'Version 2 of May notes.'],
+  ])('gives "%s" its year or month', (input, now, expected) => {
+    expect(withYears(input, now)).toBe(expected);
   });
 
   it('leaves text without relative expressions untouched', () => {

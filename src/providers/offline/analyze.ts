@@ -5,7 +5,7 @@
  * it tells about the world.
  */
 
-import { mentionsDate, resolveRelativeDates } from '../../core/dates.js';
+import { mentionsDate, resolveRelativeDates, withYears } from '../../core/dates.js';
 import type { SegmentMessage } from '../../core/ports.js';
 import { isHandle, ROLE_NAMES } from '../../core/senders.js';
 import { heOrShe } from './coreference.js';
@@ -314,7 +314,9 @@ export function analyze(segment: readonly SegmentMessage[], names: Map<string, s
       msg.role === 'assistant' ? segment.slice(0, i).findLast((m) => m.role === 'user') : undefined;
     const requested = asker !== undefined && asksForDraft(asker.content);
     for (const raw of splitSentences(normalize(prose(msg.content))).flatMap(splitAsk)) {
-      const plain = capitalize(resolveRelativeDates(stripInterjections(raw, forms), msg.timestamp));
+      const plain = capitalize(
+        withYears(resolveRelativeDates(stripInterjections(raw, forms), msg.timestamp), msg.timestamp),
+      );
       const core = heOrShe(before, plain);
       before = plain;
       if (msg.role === 'assistant' && addressee)
