@@ -653,7 +653,7 @@ describe('offline extractor: senders known by a handle alone', () => {
     expect(out.some((f) => /said that (pack|ask|get|build)/i.test(f))).toBe(false);
   });
 
-  it('answers with the items a reply lists after announcing them, numbered inline or in Markdown', () => {
+  it('answers with the items a reply lists after announcing them, numbered inline or in Markdown, by their heads', () => {
     const inline = chat(
       [
         ['u-42', 'user', 'Can you suggest three quick lunches I can take to the office?'],
@@ -684,8 +684,24 @@ describe('offline extractor: senders known by a handle alone', () => {
       ['assistant'],
     ).episode.facts.map((f) => f.content);
     expect(markdown).toContain(
-      'Asked by User "Which herbs grow indoors in winter?", Assistant answered: Several do well on a sunny sill. A few good choices: chives - hardy and quick to regrow; mint - grows almost anywhere.',
+      'Asked by User "Which herbs grow indoors in winter?", Assistant answered: Several do well on a sunny sill. A few good choices: chives; mint.',
     );
+    // A long list is named while the answer stays short enough for a context to hold many.
+    const items = Array.from(
+      { length: 12 },
+      (_, k) => `- **Trail ${k + 1}** - a long loop through old oak woods and over two ridges.`,
+    );
+    const long = chat(
+      [
+        ['u-42', 'user', 'Which trails near the lake are good in autumn?'],
+        ['assistant', 'assistant', `These are worth a look:\n${items.join('\n')}`],
+      ],
+      ['u-42'],
+      ['assistant'],
+    ).episode.facts.map((f) => f.content);
+    const answer = long.find((f) => f.startsWith('Asked by'))!;
+    expect(answer).toMatch(/These are worth a look: trail 1; trail 2; trail 3;/);
+    expect(answer.length).toBeLessThan(330);
   });
 
   it("tells a letter an assistant drafts for a person as hers: its 'I' is the person, its 'you' the recipient", () => {

@@ -177,21 +177,40 @@ function listedAfter(view: MessageView, idx: number): number[] {
   const out: number[] = [];
   for (let j = idx + 1; j < view.sentences.length && out.length < MAX_LISTED; j++) {
     const s = view.sentences[j] as Sentence;
-    if (s.question || s.filler || s.shift || /:\s*$/.test(s.core)) break;
+    // A drafted letter is no list: its sentences are facts of their own (statement).
+    if (s.question || s.filler || s.shift || s.draft || /:\s*$/.test(s.core)) break;
     out.push(j);
   }
   return out;
 }
 
-/** The answer's sentences as one text: an announced list's items after its colon, "; " between them. */
+/** An item said in an answer: its head (before " - " or ": "), at most this many characters. */
+const ITEM_CHARS = 60;
+/** The listed items of an answer stop adding once it is this long. */
+const LISTED_CHARS = 240;
+
+/**
+ * The answer's sentences as one text. An announced list's items follow its colon, "; "
+ * between them, each by its head ("Snake plant - tolerant of low light ..." -> "snake plant"),
+ * until the answer is LISTED_CHARS long: the fact names what was offered and stays short
+ * enough that a context holds many.
+ */
 function answerOf(view: MessageView, ans: readonly number[]): string {
   const at = ans.findIndex((a) => /:\s*$/.test(view.sentences[a]!.core));
   const said = (xs: readonly number[]) => xs.map((a) => answerText(view, a)).join(' ');
   if (at < 0 || at === ans.length - 1) return said(ans);
-  const items = ans
-    .slice(at + 1)
-    .map((a) => lowerFirst(answerText(view, a).replace(/[.!?]+$/, ''), view.proper));
-  return `${said(ans.slice(0, at + 1)).replace(/[.!?]+$/, '')}: ${items.join('; ')}.`;
+  let text = said(ans.slice(0, at + 1)).replace(/[.!?]+$/, '');
+  let sep = ': ';
+  for (const a of ans.slice(at + 1)) {
+    if (text.length >= LISTED_CHARS) break;
+    const head =
+      answerText(view, a)
+        .replace(/[.!?]+$/, '')
+        .split(/\s[-–—]\s|:\s/)[0] ?? '';
+    text += `${sep}${truncate(lowerFirst(head, view.proper), ITEM_CHARS)}`;
+    sep = '; ';
+  }
+  return `${text}.`;
 }
 
 /** The answer sentence (and its continuation) in third person, without reporting frame. */
