@@ -128,6 +128,20 @@ describe('offline text: third-person rewriting', () => {
     expect(toThirdPerson('My husband and I go sailing.', 'Tomas', null).text).toBe(
       "Tomas's husband and Tomas go sailing.",
     );
+    // A verb after "and" in the speaker's present clause is hers; not after a modal or a past verb.
+    expect(toThirdPerson("I'm redecorating my flat and want some ideas.", 'Bob', null).text).toBe(
+      'Bob is redecorating their flat and wants some ideas.',
+    );
+    expect(toThirdPerson('I go to the gym and do yoga.', 'Bob', null).text).toBe(
+      'Bob goes to the gym and does yoga.',
+    );
+    expect(toThirdPerson('I can swim and run fast.', 'Bob', null).text).toBe('Bob can swim and run fast.');
+    expect(toThirdPerson('I went home and read a book.', 'Bob', null).text).toBe(
+      'Bob went home and read a book.',
+    );
+    expect(toThirdPerson('It means you earn interest on interest.', 'Bob', 'Ana').text).toBe(
+      'It means Ana earns interest on interest.',
+    );
     // After a modal the verb keeps its form.
     expect(toThirdPerson('How often should I water the fern?', 'Bob', null).text).toBe(
       'How often should Bob water the fern?',

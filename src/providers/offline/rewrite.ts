@@ -98,9 +98,19 @@ function looksParticiple(w: string): boolean {
 }
 
 /** Words before "you" that put it in subject position ("and you", "if you"). */
+/**
+ * Verbs a speaker's present-tense clause goes on with after "and", its subject left out
+ * ("I'm redecorating my flat and want ideas" -> "... and wants ideas").
+ */
+const COORDINATED = new Set(
+  `want need love like hate hope plan think feel know try enjoy prefer wonder wish miss use go get make take do
+have run work play read write cook bake sell buy keep spend live teach study watch listen walk visit call help
+look find bring eat drink sleep train practise practice volunteer`.split(/\s+/),
+);
+
 const SUBJECT_BEFORE = new Set(
   `and but so because cause 'cause if when that as while since though although where how what why who whether
-until before after hope think bet guess know glad sure wish maybe probably or than`.split(/\s+/),
+until before after hope think bet guess know glad sure wish maybe probably or than means`.split(/\s+/),
 );
 
 /** Auxiliaries inverted in questions: "have you" -> "has Tomas". */
@@ -228,9 +238,13 @@ export function toThirdPerson(sentence: string, speaker: string, addressee: stri
     return out;
   };
 
+  // The speaker is the subject of a clause in the present ("I'm", "I love"): a verb after
+  // "and" in it is hers too.
+  let speakerPresent = false;
   for (let i = 0; i < parts.length; i++) {
     const raw = parts[i] ?? '';
     if (!isWord(i)) {
+      if (/[.;:!?]/.test(raw)) speakerPresent = false;
       out.push(raw);
       continue;
     }
@@ -252,12 +266,19 @@ export function toThirdPerson(sentence: string, speaker: string, addressee: stri
         continue;
       }
     }
+    if (w === 'and' && speakerPresent && nj >= 0 && COORDINATED.has(low(nj))) {
+      out.push(raw, ' ', conjugate(parts[nj] ?? ''));
+      i = nj;
+      continue;
+    }
+    if (/^(?:you|he|she|it|they|we|who|which)$/.test(w)) speakerPresent = false;
     switch (w) {
       case "i'm":
       case "i've":
       case "i'll": {
         out.push(speaker, ' ', w === "i'm" ? 'is' : w === "i've" ? 'has' : 'will');
         firstPerson = true;
+        speakerPresent = w !== "i'll";
         markNamed();
         continue;
       }
@@ -276,7 +297,12 @@ export function toThirdPerson(sentence: string, speaker: string, addressee: stri
         out.push(speaker);
         firstPerson = true;
         markNamed();
-        if (!compound && !afterModal) i = fixVerb(i);
+        speakerPresent = false;
+        if (!compound && !afterModal) {
+          const j = fixVerb(i);
+          speakerPresent = j !== i && !MODALS.has(low(j)) && conjugate(parts[j] ?? '') !== (parts[j] ?? '');
+          i = j;
+        }
         continue;
       }
       case 'me':
