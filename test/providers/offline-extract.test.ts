@@ -38,6 +38,21 @@ describe('offline extractor: facts', () => {
     const cited = new Set(episode.facts.flatMap((f) => f.message_ids));
     expect(cited.has('m11')).toBe(false); // "Perfect, thanks Helper!"
     expect(episode.facts.some((f) => /congrats/i.test(f.content))).toBe(false);
+    // A question announced ("Quick question about my bike.") is no fact; what follows is.
+    const m = builder();
+    const asked = extract(
+      [
+        m({
+          sender_id: 'u_alice',
+          role: 'user',
+          content:
+            'Quick question about my bike. The rear brake squeaks since I rode through the rain. Is that bad?',
+        }),
+      ],
+      { humans: ['u_alice'], agents: [] },
+    ).episode.facts.map((f) => f.content);
+    expect(asked.join(' | ')).not.toMatch(/question/i);
+    expect(asked.join(' | ')).toMatch(/rear brake squeaks/);
   });
 
   it('records tool calls with their results and both message ids', () => {
