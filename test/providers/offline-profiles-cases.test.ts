@@ -44,6 +44,23 @@ describe('offline extractor: profiles', () => {
     );
   });
 
+  it('keeps a pastime a person keeps up ("I usually swim three times a week"), not every habit', () => {
+    const m = builder();
+    const kim = { sender_id: 'k', sender_name: 'Kim', role: 'user' as const };
+    const out = extract(
+      [
+        m({ ...kim, content: 'I usually swim three times a week at the lido.' }),
+        m({ ...kim, content: "I've been knitting a lot lately, mostly socks." }),
+        m({ ...kim, content: 'I commute forty minutes a day by train.' }),
+      ],
+      { humans: ['k'], agents: [] },
+    );
+    expect(out.profiles[0]!.explicit_info.map((e) => [e.category, e.message_ids[0]])).toEqual([
+      ['hobby', 'm1'],
+      ['hobby', 'm2'],
+    ]);
+  });
+
   it('skips humans who did not speak and never profiles agents', () => {
     const out = extract(travelSegment(), { humans: ['u_alice', 'u_bob', 'u_absent'], agents: ['a_helper'] });
     expect(out.profiles.map((p) => p.user_id)).toEqual(['u_alice', 'u_bob']);

@@ -32,6 +32,12 @@ export type ProfileCategory = (typeof PROFILE_CATEGORIES)[number];
 const OCCUPATIONS =
   'teacher|nurse|doctor|engineer|developer|programmer|designer|artist|writer|student|manager|lawyer|chef|cook|counsel(?:l)?or|therapist|accountant|musician|photographer|scientist|researcher|consultant|firefighter|police officer|officer|driver|pilot|farmer|mechanic|electrician|plumber|architect|dentist|pharmacist|professor|intern|freelancer|entrepreneur|founder|volunteer|veterinarian|social worker|athlete|coach|barista|cashier|analyst|editor|journalist|actor|actress|dancer|singer|baker|carpenter|librarian|paramedic|soldier|streamer|gamer|author|tutor';
 
+/** Pastimes a person keeps up, as verbs. */
+const PASTIMES =
+  'run|jog|swim|cycle|bike|hike|walk|climb|surf|ski|skate|row|dance|sing|paint|draw|knit|sew|bake|cook|read|write|garden|meditate|train|lift';
+const PASTIMES_ING =
+  'running|jogging|swimming|cycling|biking|hiking|walking|climbing|surfing|skiing|skating|rowing|dancing|singing|painting|drawing|knitting|sewing|baking|cooking|reading|writing|gardening|meditating|training|lifting';
+
 /** [category, pattern over the lower-cased first-person sentence]; first match wins. */
 const PATTERNS: [ProfileCategory, RegExp][] = [
   [
@@ -92,6 +98,9 @@ const PATTERNS: [ProfileCategory, RegExp][] = [
         // climbing", "we took up sailing", "I go fishing on Sundays").
         "\\b(?:i|we)(?:'ve| have)? (?:\\w+ )?(?:love|like|enjoy|took up|take up|practi[cs]e|go|went) (?!going\\b|being\\b|having\\b|getting\\b|doing\\b|making\\b)[a-z]{3,}ing\\b",
         '\\b(?:i|we) (?:\\w+ )?play (?:the )?[a-z]+\\b',
+        // A pastime kept up: "I usually run 20 miles a week", "I've been reading a lot lately".
+        `\\b(?:i|we) (?:usually |often |regularly |always |still )?(?:${PASTIMES})s?\\b(?:\\s+[\\w,'-]+){0,5}\\s+(?:every|each|a|per|twice a|three times a) (?:day|week|weekend|morning|evening|night|month)\\b`,
+        `\\bi(?:'ve| have) been (?:\\w+ )?(?:${PASTIMES_ING}) (?:a lot|lately|recently|more|every|again)\\b`,
       ].join('|'),
     ),
   ],
