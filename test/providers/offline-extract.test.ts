@@ -783,6 +783,24 @@ describe('offline extractor: senders known by a handle alone', () => {
     expect(facts).toContain('On 13 March 2024 User finished a whole crime series in a week.');
   });
 
+  it("tells an assistant's 'Here are some ...' as what it suggested", () => {
+    const out = chat(
+      [
+        ['u-42', 'user', 'My commute is long and I am bored of music.'],
+        [
+          'assistant',
+          'assistant',
+          'Podcasts can make a commute fly by. Here are some history podcasts: Fall of Empires for long episodes; Old Maps for short ones.',
+        ],
+      ],
+      ['u-42'],
+      ['assistant'],
+    ).episode.facts.map((f) => f.content);
+    expect(out).toContain(
+      'Assistant suggested some history podcasts: Fall of Empires for long episodes; Old Maps for short ones.',
+    );
+  });
+
   it('drops an opening "honestly", and keeps being burnt out, therapy and a pet to come in the profile', () => {
     const out = chat(
       [

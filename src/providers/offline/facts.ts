@@ -64,6 +64,13 @@ export function statement(view: MessageView, idx: number): string {
   )
     return terminate(capitalize(body));
   const rest = lowerFirst(body, view.proper);
+  // An assistant's "Here are some podcasts: ..." offers them.
+  const offer =
+    /^here (?:are|is)\s+(?=(?:a|an|some|a few|several|two|three|four|five|six|\d+|the|my|a couple of)\b)/i.exec(
+      rest,
+    );
+  if (offer && view.msg.role === 'assistant')
+    return terminate(capitalize(`${view.speaker} suggested ${rest.slice(offer[0].length)}`));
   // A bidding ("Write me a poem about the sea", "Ice your knees after long runs") is what the
   // speaker asked for or advised, not something said to be so.
   const bid = BIDDING.exec(s.core);
