@@ -61,6 +61,24 @@ describe('offline extractor: profiles', () => {
     ]);
   });
 
+  it('reads "my family plan" as a plan, not a relative', () => {
+    const m = builder();
+    const kim = { sender_id: 'k', sender_name: 'Kim', role: 'user' as const };
+    const out = extract(
+      [
+        m({
+          ...kim,
+          content: 'I moved our music to a new service because my family plan got cheaper there.',
+        }),
+        m({ ...kim, content: 'My family is visiting in June.' }),
+      ],
+      { humans: ['k'], agents: [] },
+    );
+    expect(out.profiles[0]!.explicit_info.map((e) => [e.category, e.message_ids[0]])).toEqual([
+      ['relationship', 'm2'],
+    ]);
+  });
+
   it('skips humans who did not speak and never profiles agents', () => {
     const out = extract(travelSegment(), { humans: ['u_alice', 'u_bob', 'u_absent'], agents: ['a_helper'] });
     expect(out.profiles.map((p) => p.user_id)).toEqual(['u_alice', 'u_bob']);

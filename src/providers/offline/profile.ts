@@ -74,7 +74,8 @@ const PATTERNS: [ProfileCategory, RegExp][] = [
   [
     'relationship',
     new RegExp(
-      `\\bmy (?:${RELATIVES})\\b|\\bi(?:'m| am) (?:married|single|divorced|engaged|dating|widowed|pregnant)\\b|\\bi have (?:\\w+ )?(?:kids|children|sons?|daughters?|siblings|brothers?|sisters?)\\b|\\bbreak ?up\\b|\\bgot (?:married|engaged|divorced)\\b|\\bbeen married\\b`,
+      // Not a thing named for them: "my family plan", "my family doctor".
+      `\\bmy (?:${RELATIVES})\\b(?! (?:plan|doctor|dentist|car|house|home|business|tree|name|recipe|room|history|account)\\b)|\\bi(?:'m| am) (?:married|single|divorced|engaged|dating|widowed|pregnant)\\b|\\bi have (?:\\w+ )?(?:kids|children|sons?|daughters?|siblings|brothers?|sisters?)\\b|\\bbreak ?up\\b|\\bgot (?:married|engaged|divorced)\\b|\\bbeen married\\b`,
     ),
   ],
   [
