@@ -221,6 +221,19 @@ describe('offline extractor: facts', () => {
     expect(facts.join(' | ')).toMatch(/\bthem \(a pothos and a snake plant\)/);
     // "ficus" is one tree, not a group that "they" could stand for.
     expect(facts.join(' | ')).not.toMatch(/\(User's old ficus/);
+    // Two things not got or had are seldom what "them" stands for.
+    const plans = builder();
+    const other = extract(
+      [
+        plans({
+          sender_id: 'u-42',
+          role: 'user',
+          content: 'My cousins want to open a bakery and a flower shop. I hope the town will support them.',
+        }),
+      ],
+      { humans: ['u-42'], agents: [] },
+    ).episode.facts.map((f) => f.content);
+    expect(other.join(' | ')).not.toMatch(/\(a bakery and a flower shop\)/);
   });
 
   it('resolves "you" to the participant named in a three-way chat', () => {

@@ -139,6 +139,15 @@ describe('offline text: third-person rewriting', () => {
     expect(toThirdPerson('I went home and read a book.', 'Bob', null).text).toBe(
       'Bob went home and read a book.',
     );
+    // Nor within an infinitive, a clause of its own after a comma, a subordinate clause, or nouns.
+    for (const s of [
+      'I want to live simply and help others.',
+      "I'm gonna stay focused and make my own path.",
+      "I've sunk weeks into the studio, and look at my students.",
+      "Days like this remind me why I'm doing it and keep me going.",
+      'I love the colour and love theme of the show.',
+    ])
+      expect(toThirdPerson(s, 'Bob', null).text).not.toMatch(/\band (?:helps|makes|looks|keeps|loves)\b/);
     expect(toThirdPerson('It means you earn interest on interest.', 'Bob', 'Ana').text).toBe(
       'It means Ana earns interest on interest.',
     );

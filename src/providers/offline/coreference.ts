@@ -31,12 +31,15 @@ const NOT_NOUNS = new Set(
 );
 
 /**
- * Two things joined by "and", each with a determiner ("a pothos and a snake plant", "my mum
- * and my aunt"), up to where the phrase ends: a stop, a comma, the end or a preposition.
+ * Two things a person got or has, joined by "and", each with "a"/"an" and at most one
+ * modifier ("I will buy a pothos and a snake plant", "we have a pup and a kitty"), up to
+ * where the phrase ends: a stop, a comma, the end or a preposition. Only after a verb of
+ * getting or having: elsewhere two such things are seldom what a later "them" stands for
+ * ("to start a business and a new store ... inspire them").
  */
-const DET = '(?:the|my|our|your|his|her|a|an)';
+const ITEM = '(?:a|an)\\s+(?:(?!of\\b|to\\b|for\\b|in\\b|and\\b)[a-z][a-z-]*\\s+)?[a-z][a-z-]+';
 const PAIR = new RegExp(
-  `\\b${DET}\\s+(?:[a-z][a-z-]*\\s+){0,2}[a-z][a-z-]+\\s+and\\s+${DET}\\s+(?:[a-z][a-z-]*\\s+){0,2}[a-z][a-z-]+(?=\\s*(?:$|[.!?,;:)])|\\s+(?:to|for|in|on|at|from|with|but|because|so|which|that|who|today|yesterday|tomorrow|this|last|next)\\b)`,
+  `\\b(?:get|gets|got|buy|buys|bought|adopt|adopted|order|ordered|pick|picked|chose|choose|have|has|had|own|owns|found|brought|plant|planted|grow|grew|rescued)\\s+(?:also\\s+)?(${ITEM}\\s+and\\s+${ITEM})(?=\\s*(?:$|[.!?,;:)])|\\s+(?:for|in|on|at|from|with|but|because|so|which|that|today|yesterday|tomorrow|this|last|next)\\b)`,
   'gi',
 );
 
@@ -53,10 +56,10 @@ function owner(det: string, view: MessageView): string | null {
 /** The groups named in `text`, in order: GROUP's (whose noun is one) and PAIR's, a group inside a pair left out. */
 function groupsIn(text: string): Named[] {
   const pairs: Named[] = [...text.matchAll(PAIR)].map((m) => ({
-    at: m.index,
+    at: m.index + m[0].length - (m[1] ?? '').length,
     end: m.index + m[0].length,
     render: (view) => {
-      const halves = m[0].split(/\s+and\s+/i).map((h) => {
+      const halves = (m[1] ?? '').split(/\s+and\s+/i).map((h) => {
         const [det = '', ...rest] = h.trim().split(/\s+/);
         const o = owner(det, view);
         return o === null ? null : `${o} ${rest.join(' ')}`;

@@ -108,6 +108,20 @@ have run work play read write cook bake sell buy keep spend live teach study wat
 look find bring eat drink sleep train practise practice volunteer`.split(/\s+/),
 );
 
+/**
+ * Words opening a clause within another ("remind me why I'm chasing my dream and keep me
+ * going"): a verb after "and" may be the outer clause's.
+ */
+const SUBORDINATE = new Set(
+  'why because since when whenever if that where how what while though although unless whether who which'.split(
+    ' ',
+  ),
+);
+
+/** Words that start a verb's object or follow it as a particle ("want some", "do it", "go out"). */
+const OBJECT_START =
+  /^(?:a|an|the|my|your|his|her|our|their|its|it|them|him|me|us|some|any|more|this|that|these|those|to|out|up|in|on|at|for|with|about|into|over|back|home|\d+)$/;
+
 const SUBJECT_BEFORE = new Set(
   `and but so because cause 'cause if when that as while since though although where how what why who whether
 until before after hope think bet guess know glad sure wish maybe probably or than means`.split(/\s+/),
@@ -266,19 +280,41 @@ export function toThirdPerson(sentence: string, speaker: string, addressee: stri
         continue;
       }
     }
-    if (w === 'and' && speakerPresent && nj >= 0 && COORDINATED.has(low(nj))) {
+    // "and want some ideas": not after a comma (", and look at ..." opens a clause of its
+    // own), and only a verb with its object or particle after it ("the self-acceptance and
+    // love theme" joins nouns).
+    const after = nj >= 0 ? nextWord(nj) : -1;
+    if (
+      w === 'and' &&
+      speakerPresent &&
+      nj >= 0 &&
+      COORDINATED.has(low(nj)) &&
+      !/,\s*$/.test(out[out.length - 1] ?? '') &&
+      after >= 0 &&
+      (OBJECT_START.test(low(after)) || /^(?:do|go|have)$/.test(low(nj)))
+    ) {
       out.push(raw, ' ', conjugate(parts[nj] ?? ''));
       i = nj;
       continue;
     }
-    if (/^(?:you|he|she|it|they|we|who|which)$/.test(w)) speakerPresent = false;
+    // A clause of someone else's, or the verb's own infinitive ("wants to live and help"):
+    // the verbs that follow are not the speaker's present.
+    const preposition =
+      w === 'to' &&
+      nj >= 0 &&
+      /^(?:a|an|the|my|your|his|her|our|their|this|that|work|school|bed|church|town|class)$/.test(low(nj));
+    if (
+      (/^(?:you|he|she|it|they|we|who|which|to|gonna|wanna|gotta)$/.test(w) && !preposition) ||
+      MODALS.has(w)
+    )
+      speakerPresent = false;
     switch (w) {
       case "i'm":
       case "i've":
       case "i'll": {
+        speakerPresent = w !== "i'll" && !SUBORDINATE.has(prevWord());
         out.push(speaker, ' ', w === "i'm" ? 'is' : w === "i've" ? 'has' : 'will');
         firstPerson = true;
-        speakerPresent = w !== "i'll";
         markNamed();
         continue;
       }
@@ -294,13 +330,15 @@ export function toThirdPerson(sentence: string, speaker: string, addressee: stri
         const compound = isCompoundSubject(out.join(''), speaker);
         // After a modal the verb stays as it is: "should I change" -> "should Rosa change".
         const afterModal = MODALS.has(prevWord());
+        const subordinate = SUBORDINATE.has(prevWord());
         out.push(speaker);
         firstPerson = true;
         markNamed();
         speakerPresent = false;
         if (!compound && !afterModal) {
           const j = fixVerb(i);
-          speakerPresent = j !== i && !MODALS.has(low(j)) && conjugate(parts[j] ?? '') !== (parts[j] ?? '');
+          speakerPresent =
+            !subordinate && j !== i && !MODALS.has(low(j)) && conjugate(parts[j] ?? '') !== (parts[j] ?? '');
           i = j;
         }
         continue;
