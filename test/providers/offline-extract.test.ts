@@ -814,6 +814,25 @@ describe('offline extractor: senders known by a handle alone', () => {
     );
   });
 
+  it('answers a question followed by a short remark ("How do I fix ...? It drips all night.")', () => {
+    const out = chat(
+      [
+        ['u-42', 'user', 'How do I fix a leaky bathroom tap? It drips all night.'],
+        [
+          'assistant',
+          'assistant',
+          'Most drips come from a worn washer, which any hardware shop sells for a few euros.',
+        ],
+      ],
+      ['u-42'],
+      ['assistant'],
+    ).episode.facts;
+    expect(out.map((f) => [f.content, f.message_ids])).toContainEqual([
+      'Asked by User "How does User fix a leaky bathroom tap?", Assistant answered: Most drips come from a worn washer, which any hardware shop sells for a few euros.',
+      ['m1', 'm2'],
+    ]);
+  });
+
   it('drops an opening "honestly", and keeps being burnt out, therapy and a pet to come in the profile', () => {
     const out = chat(
       [

@@ -129,6 +129,9 @@ function attachedBonus(view: MessageView, idx: number): number {
 }
 
 /** The question another speaker asked just before this message, if any. */
+/** A remark after a question, at most this many words, still leaves the question to answer. */
+const AFTER_QUESTION_WORDS = 8;
+
 function precedingQuestion(
   views: readonly MessageView[],
   i: number,
@@ -138,8 +141,22 @@ function precedingQuestion(
     const p = views[j];
     if (!p || p.msg.role === 'tool' || !me) continue;
     if (p.msg.sender_id === me.msg.sender_id) return null;
-    const last = [...p.sentences].reverse().find((s) => !s.filler);
-    if (last?.question && contentStems(last.core).length > 0) return { view: p, text: last.text };
+    // The question is the message's last sentence, or the last before a short remark that
+    // goes with it ("How do I fix a leaky tap? It drips all night.").
+    const said = p.sentences.filter((s) => !s.filler);
+    const at = said.findLastIndex((s) => s.question);
+    const last = said[at];
+    const after = said.slice(at + 1);
+    // A remark after it leaves only a question of some substance to answer ("Is that
+    // recent? Love it." asks too little to stand for the reply).
+    const stems = last ? contentStems(last.core).length : 0;
+    if (
+      last &&
+      stems > 0 &&
+      (after.length === 0 ||
+        (after.length === 1 && stems >= 3 && after[0]!.core.split(/\s+/).length <= AFTER_QUESTION_WORDS))
+    )
+      return { view: p, text: last.text };
     return null;
   }
   return null;
