@@ -178,10 +178,10 @@ export const BIDDING = new RegExp(
   'i',
 );
 
-/** A label that says how the rest is meant, not what it is about ("Quick context:", "FYI:"). */
 /** A template's blank left for the person ("[Your Name]", "[Company]"). */
 const PLACEHOLDER = /^\[[^\]]{1,40}\]$/;
 
+/** A label that says how the rest is meant, not what it is about ("Quick context:", "FYI:"). */
 const TALK_LABEL =
   /^(?:(?:quick|brief|short|small|side|some|just an?|an?|one more|final|important)\s+)?(?:context|note|notes|update|reminder|background|fyi|ps|p\.s\.|btw|edit|tl;?dr|heads[- ]up|info|summary|recap|question|thought|idea|warning|correction|aside)\s*:\s+(?=\S)/i;
 /** A labelled line of a note: a short label (at most four words), a colon, a value. */

@@ -1,6 +1,6 @@
 import type { ExtractedFact } from '../../core/ports.js';
 import type { MessageView } from './analyze.js';
-import { PET } from './nouns.js';
+import { EITHER, FEMALE, MALE, PET } from './nouns.js';
 
 /**
  * "they" / "them" in a fact, linked to the group it stands for. A reply such as "They loved
@@ -135,10 +135,6 @@ export function linkGroups(facts: readonly ExtractedFact[], views: readonly Mess
 const ENDS_PHRASE =
   '(?=\\s*(?:$|[.!?,;:)]|\\s(?:named|called|from|who|that|and|at|in|with|last|this|yesterday|today|on|is|was|has|had|loves|likes|hates|gets|keeps|sleeps|eats|needs|seems|looks|[a-z]{2,}ed)\\b))';
 const PET_NAMED = new RegExp(`\\b(a|an|my|our|the)\\s+(?:[a-z-]+\\s+){0,2}?(${PET})${ENDS_PHRASE}`, 'gi');
-const FEMALE = 'sister|mother|mom|mum|wife|girlfriend|daughter|niece|aunt|grandma|grandmother|fiancee';
-const MALE = 'brother|father|dad|husband|boyfriend|son|nephew|uncle|grandpa|grandfather|fiance';
-const EITHER =
-  'partner|friend|best friend|coworker|co-worker|colleague|boss|manager|neighbou?r|roommate|cousin|teacher|doctor|therapist|coach|landlord|landlady|mentor|kid|child|baby|spouse';
 /** "my coworker", "my older sister Priya": the relation in group 1, a name after it in group 2. */
 const PERSON_NAMED = new RegExp(
   `\\b(?:[Mm]y|[Oo]ur)\\s+(?:[a-z-]+\\s+)?(${FEMALE}|${MALE}|${EITHER})\\b(?:,?\\s+([A-Z][a-z]+)\\b)?`,

@@ -11,7 +11,7 @@ export interface Draft {
 }
 
 const SUBJECT = /^Subject:\s+\S/;
-/** "Dear ..., ", or "Hi / Hello / Hey <Name>," (not "Hi there,"); the name in group 1. */
+/** "Dear ...,", or "Hi / Hello / Hey <Name>,"; whom it names in group 1 (after "Dear") or 2. */
 const SALUTATION =
   /^(?:[Dd]ear\s+([^,:\n]{1,40}?)|(?:Hi|Hello|Hey|Greetings)\s+((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2}))\s*[,:]/;
 const SIGN_OFF =

@@ -128,10 +128,10 @@ function attachedBonus(view: MessageView, idx: number): number {
   return view.sentences.some((c) => c.attachedTo === idx) ? 1 : 0;
 }
 
-/** The question another speaker asked just before this message, if any. */
 /** A remark after a question, at most this many words, still leaves the question to answer. */
 const AFTER_QUESTION_WORDS = 8;
 
+/** The question another speaker asked just before this message, if any. */
 function precedingQuestion(
   views: readonly MessageView[],
   i: number,

@@ -16,3 +16,9 @@ export const ANIMALS = `dogs?|cats?|pets?|pupp(?:y|ies)|kittens?|horses?|pon(?:y
 /** The people of a person's life, by their relation to her. */
 export const RELATIVES =
   'wife|husband|partner|spouse|boyfriend|girlfriend|fianc[ée]e?|sister|brother|siblings?|mom|mum|mother|dad|father|parents|son|daughter|kids?|children|child|baby|grandma|grandmother|grandpa|grandfather|grandparents|aunt|uncle|cousin|niece|nephew|family|fam|best friend|friends?|roommate|neighbou?r|mentor|in-laws|twins?';
+
+/** A person of someone's life, singular, by the pronoun that stands for them: "she", "he", or either. */
+export const FEMALE = 'sister|mother|mom|mum|wife|girlfriend|daughter|niece|aunt|grandma|grandmother|fiancee';
+export const MALE = 'brother|father|dad|husband|boyfriend|son|nephew|uncle|grandpa|grandfather|fiance';
+export const EITHER =
+  'partner|friend|best friend|coworker|co-worker|colleague|boss|manager|neighbou?r|roommate|cousin|teacher|doctor|therapist|coach|landlord|landlady|mentor|kid|child|baby|spouse';

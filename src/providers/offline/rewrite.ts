@@ -97,7 +97,6 @@ function looksParticiple(w: string): boolean {
   return (w.endsWith('ed') || w.endsWith('en')) && !NOT_PARTICIPLE.has(w) && w.length > 3;
 }
 
-/** Words before "you" that put it in subject position ("and you", "if you"). */
 /**
  * Verbs a speaker's present-tense clause goes on with after "and", its subject left out
  * ("I'm redecorating my flat and want ideas" -> "... and wants ideas").
@@ -122,6 +121,7 @@ const SUBORDINATE = new Set(
 const OBJECT_START =
   /^(?:a|an|the|my|your|his|her|our|their|its|it|them|him|me|us|some|any|more|this|that|these|those|to|out|up|in|on|at|for|with|about|into|over|back|home|\d+)$/;
 
+/** Words before "you" that put it in subject position ("and you", "if you"). */
 const SUBJECT_BEFORE = new Set(
   `and but so because cause 'cause if when that as while since though although where how what why who whether
 until before after hope think bet guess know glad sure wish maybe probably or than means`.split(/\s+/),
