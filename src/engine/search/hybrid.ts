@@ -55,6 +55,14 @@ export interface RankDeps {
 }
 
 /**
+ * A question's words that only frame what it asks ("what kind of", "which type of"): a
+ * memory answering it names the thing, seldom its kind, and those words match every memory
+ * that says "kind" ("kinds of volunteering") while the question's own noun waits.
+ */
+const FRAME = /\b(?:kinds?|types?|sorts?)\s+of\b/gi;
+export const withoutFrame = (text: string) => text.replace(FRAME, ' ');
+
+/**
  * A query's lexemes (a statement) and its embedding, asked for at once (`want` skips
  * either). An embedder failure, rejected or thrown before a promise, comes back as
  * `embedFailed` beside the lexemes, for a caller that falls back to the keyword route.
@@ -66,7 +74,7 @@ export async function prepareQuery(
   want: { terms: boolean; vector: boolean },
 ): Promise<{ query: PreparedQuery; embedFailed?: { error: unknown } }> {
   const [terms, embedded] = await Promise.all([
-    want.terms ? queryLexemes(db, text) : [],
+    want.terms ? queryLexemes(db, withoutFrame(text)) : [],
     want.vector
       ? (async () => embedder.embed([text]))().then(
           (v) => ({ vector: v[0] }),
