@@ -4,8 +4,9 @@ import { type Fixture, HOUR, openFixture, searchOf, seedEpisode, T0 } from './se
 
 /**
  * "What kind of ..." frames a question: a memory that answers it names the thing ("a tiny
- * cabin by the lake"), seldom its kind, while other memories say "kinds" of something. The
- * frame's words are no query terms, so the question's own noun decides.
+ * cabin"), seldom its kind, while other memories say "kinds" of something; "can you remind
+ * me ... in our previous conversation" points back at the talk. The frame's words are no
+ * query terms, so the question's own words decide.
  */
 describe.each(DRIVERS)('a question\'s frame ("what kind of") is no query term [%s]', (driver) => {
   let f: Fixture;
@@ -26,6 +27,19 @@ describe.each(DRIVERS)('a question\'s frame ("what kind of") is no query term [%
       subject: 'kinds of bread',
       facts: ['Nora asked which kinds of bread keep well and which kind freezes best.'],
     });
+    await seedEpisode(f, {
+      owners: ['nora'],
+      ts: T0 + 2 * HOUR,
+      subject: 'Elm Street',
+      facts: ['Nora recommended a bakery on Elm Street.'],
+    });
+    // holds "reminded", "previous" and "conversation": the words pointing back at the talk
+    await seedEpisode(f, {
+      owners: ['nora'],
+      ts: T0 + 3 * HOUR,
+      subject: 'a previous conversation',
+      facts: ['The old photo reminded Nora of a previous conversation with her grandmother.'],
+    });
   });
   afterAll(() => f.database.drop());
 
@@ -36,5 +50,14 @@ describe.each(DRIVERS)('a question\'s frame ("what kind of") is no query term [%
       method: 'keyword',
     });
     expect(r.episodes[0]!.atomic_facts[0]!.content).toMatch(/tiny wooden cabin/);
+  });
+
+  it('keyword: "Can you remind me ... in our previous conversation?" finds what was asked', async () => {
+    const r = await run({
+      user_id: 'nora',
+      query: 'Can you remind me which bakery Nora recommended in our previous conversation?',
+      method: 'keyword',
+    });
+    expect(r.episodes[0]!.atomic_facts[0]!.content).toMatch(/recommended a bakery/);
   });
 });

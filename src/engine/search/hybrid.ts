@@ -55,11 +55,22 @@ export interface RankDeps {
 }
 
 /**
- * A question's words that only frame what it asks ("what kind of", "which type of"): a
- * memory answering it names the thing, seldom its kind, and those words match every memory
- * that says "kind" ("kinds of volunteering") while the question's own noun waits.
+ * A question's words that only frame what it asks: "what kind of", "which type of" (a memory
+ * answering it names the thing, seldom its kind, and those words match every memory that says
+ * "kind", "kinds of volunteering", while the question's own noun waits), and the words that
+ * point back at the conversation itself ("can you remind me", "do you remember", "in our
+ * previous chat"), which match any memory that happens to say "reminded" or "chat".
  */
-const FRAME = /\b(?:kinds?|types?|sorts?)\s+of\b/gi;
+const FRAME = new RegExp(
+  [
+    '\\b(?:kinds?|types?|sorts?)\\s+of\\b',
+    '\\b(?:can|could|would|will)\\s+you\\s+(?:please\\s+)?remind\\s+me\\b',
+    '\\bremind\\s+me\\b',
+    '\\b(?:do|did)\\s+you\\s+(?:still\\s+)?(?:remember|recall)\\b',
+    '\\b(?:in|from|during)\\s+(?:our|my|the|a)\\s+(?:previous|last|earlier|past|recent|other)\\s+(?:conversations?|chats?|discussions?|sessions?|talks?)\\b',
+  ].join('|'),
+  'gi',
+);
 export const withoutFrame = (text: string) => text.replace(FRAME, ' ');
 
 /**
