@@ -833,6 +833,24 @@ describe('offline extractor: senders known by a handle alone', () => {
     ]);
   });
 
+  it('keeps what a person says she is before she asks ("As a nurse working nights, what ...?")', () => {
+    const out = chat(
+      [
+        ['u-42', 'user', 'As a nurse working night shifts, what helps me sleep during the day?'],
+        ['u-42', 'user', 'As a kid, I loved building tree houses with my grandad.'],
+      ],
+      ['u-42'],
+    );
+    const facts = out.episode.facts.map((f) => f.content);
+    expect(facts).toContain('User is a nurse working night shifts.');
+    expect(out.profiles[0]!.explicit_info.map((e) => [e.category, e.description])).toContainEqual([
+      'occupation',
+      'User is a nurse working night shifts.',
+    ]);
+    // What she was as a kid is no role of hers now.
+    expect(facts.join(' | ')).not.toMatch(/User is a kid/);
+  });
+
   it('drops an opening "honestly", and keeps being burnt out, therapy and a pet to come in the profile', () => {
     const out = chat(
       [

@@ -296,6 +296,21 @@ export function splitAsk(raw: string): string[] {
   return [`${head.replace(/[,;:]+$/, '')}.`, capitalize(ask)];
 }
 
+/**
+ * "As a nurse working night shifts, what helps me sleep during the day?" says what the
+ * speaker is before it asks or says anything: "I am a nurse working night shifts." is a
+ * sentence of its own (a fact and a profile item), the rest another. Not "As a kid, I ..."
+ * (what she was) nor "As a result, ..." (no role at all).
+ */
+const AS_ROLE =
+  /^As (an? (?!(?:result|matter|reminder|rule|whole|bonus|treat|gift|thank|side|quick|first|last|kid|child|teen|teenager|boy|girl|young|little)\b)[^,;:.!?]{2,60}|someone (?:who|with) [^,;:.!?]{2,60}),\s+(\S.*)$/i;
+
+export function splitRole(raw: string): string[] {
+  const m = AS_ROLE.exec(raw.trim());
+  if (!m || !m[1] || !m[2] || raw.length > ASK_MAX_CHARS) return [raw];
+  return [`I am ${m[1]}.`, capitalize(m[2])];
+}
+
 /** Splits and scores every message of a segment. Tool messages get no sentences. */
 export function analyze(segment: readonly SegmentMessage[], names: Map<string, string>): MessageView[] {
   const all = [...new Set(names.values())];
@@ -313,7 +328,9 @@ export function analyze(segment: readonly SegmentMessage[], names: Map<string, s
     const asker =
       msg.role === 'assistant' ? segment.slice(0, i).findLast((m) => m.role === 'user') : undefined;
     const requested = asker !== undefined && asksForDraft(asker.content);
-    for (const raw of splitSentences(normalize(prose(msg.content))).flatMap(splitAsk)) {
+    for (const raw of splitSentences(normalize(prose(msg.content)))
+      .flatMap(splitRole)
+      .flatMap(splitAsk)) {
       const plain = capitalize(
         withYears(resolveRelativeDates(stripInterjections(raw, forms), msg.timestamp), msg.timestamp),
       );
