@@ -296,18 +296,19 @@ export function splitAsk(raw: string): string[] {
   return [`${head.replace(/[,;:]+$/, '')}.`, capitalize(ask)];
 }
 
+/** "As a <role>, ...": the role (not "a result", "a kid": no role of hers now) and the rest. */
+const AS_ROLE =
+  /^As (an? (?!(?:result|matter|reminder|rule|whole|bonus|treat|gift|thank|side|quick|first|last|kid|child|teen|teenager|boy|girl|young|little)\b)[^,;:.!?]{2,60}|someone (?:who|with) [^,;:.!?]{2,60}),\s+(\S.*)$/i;
+
 /**
  * "As a nurse working night shifts, what helps me sleep during the day?" says what the
  * speaker is before it asks or says anything: "I am a nurse working night shifts." is a
  * sentence of its own (a fact and a profile item), the rest another. Not "As a kid, I ..."
  * (what she was) nor "As a result, ..." (no role at all).
  */
-const AS_ROLE =
-  /^As (an? (?!(?:result|matter|reminder|rule|whole|bonus|treat|gift|thank|side|quick|first|last|kid|child|teen|teenager|boy|girl|young|little)\b)[^,;:.!?]{2,60}|someone (?:who|with) [^,;:.!?]{2,60}),\s+(\S.*)$/i;
-
-export function splitRole(raw: string): string[] {
+function splitRole(raw: string): string[] {
   const m = AS_ROLE.exec(raw.trim());
-  if (!m || !m[1] || !m[2] || raw.length > ASK_MAX_CHARS) return [raw];
+  if (!m?.[1] || !m[2] || raw.length > ASK_MAX_CHARS) return [raw];
   return [`I am ${m[1]}.`, capitalize(m[2])];
 }
 
