@@ -794,6 +794,14 @@ describe('offline extractor: senders known by a handle alone', () => {
     ).toEqual(['User usually walks their two beagles, Nori and Pip, before work.']);
     // "in a week" told in the past is how long it took, not a date.
     expect(facts).toContain('On 13 March 2024 User finished a whole crime series in a week.');
+    // A longer opener before the subject too.
+    const party = chat(
+      [['u-42', 'user', "For my son's 7th birthday party next Saturday, I need ideas for outdoor games."]],
+      ['u-42'],
+    ).episode.facts.map((f) => f.content);
+    expect(party).toContain(
+      "For User's son's 7th birthday party on Saturday, 23 March 2024, User needs ideas for outdoor games.",
+    );
   });
 
   it("tells an assistant's 'Here are some ...' as what it suggested", () => {

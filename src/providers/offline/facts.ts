@@ -53,7 +53,10 @@ export function statement(view: MessageView, idx: number): string {
   // "On 12 March 2024, Rosa went ..." already names its subject after the opener, as does
   // "In February 2024 Rosa finished ...", a date's opener without its comma.
   const at = body.indexOf(`, ${view.speaker}`);
-  if (at > 0 && at < 60 && startsWithName(body.slice(at + 2), view.speaker))
+  const opener = /^(?:on|in|at|for|since|after|before|when|while|during|because|as|if|once|with)\s/i.test(
+    body,
+  );
+  if (at > 0 && at < (opener ? 120 : 60) && startsWithName(body.slice(at + 2), view.speaker))
     return terminate(capitalize(body));
   const dated = body.indexOf(` ${view.speaker} `);
   if (
