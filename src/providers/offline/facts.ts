@@ -15,6 +15,13 @@ export const FACT_MIN_SCORE = 4;
 /** A message's best sentence becomes a fact from this score when nothing reaches the minimum. */
 export const FALLBACK_MIN_SCORE = 2.5;
 const MAX_FACT_CHARS = 400;
+/**
+ * A question and its answer in one fact, at most this long: an assistant's answer runs on
+ * (the fact keeps its opening), and a reader packing whole facts into a context holds more
+ * of them. A chat's are shorter (LoCoMo's development split: median 154 characters, 90th
+ * percentile 231).
+ */
+const MAX_ANSWER_CHARS = 300;
 
 /** Common words that open a sentence with "'s" without being a name ("Today's", "Everyone's"). */
 const POSSESSIVE_WORDS = new Set(
@@ -340,7 +347,7 @@ export function extractFacts(views: readonly MessageView[], perMessage = 3): Ext
       const asked = q.text.replace(/\s+/g, ' ').trim();
       const content = `Asked by ${q.view.speaker} "${truncate(asked, 160)}", ${v.speaker} answered: ${answer.replace(/\.$/, '')}`;
       facts.push({
-        content: terminate(truncate(content, MAX_FACT_CHARS)),
+        content: terminate(truncate(content, MAX_ANSWER_CHARS)),
         message_ids: [q.view.msg.id, v.msg.id],
       });
       if (chosen.size >= max) chosen.delete([...chosen].pop() as number);
