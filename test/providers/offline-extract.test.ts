@@ -790,6 +790,20 @@ describe('offline extractor: senders known by a handle alone', () => {
       'Assistant drafted for User: User is hosting a small birthday party on Saturday evening, and Tomasz is very welcome to join User and others.',
     );
     expect(notes.join(' | ')).toMatch(/Assistant checked the forecast/);
+    // "Dear me," is no salutation.
+    const dear = chat(
+      [
+        ['u-42', 'user', 'My boiler broke again and the plumber cannot come until Friday.'],
+        [
+          'assistant',
+          'assistant',
+          'Dear me, that is a long wait. I would ask the plumber for a cancellation slot.',
+        ],
+      ],
+      ['u-42'],
+      ['assistant'],
+    ).episode.facts.map((f) => f.content);
+    expect(dear.join(' | ')).not.toMatch(/drafted/);
   });
 
   it('keeps pets named by their breed, and says a dated sentence without "said that"', () => {

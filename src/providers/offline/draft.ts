@@ -41,7 +41,12 @@ export function opensDraft(
   const m = SALUTATION.exec(sentence);
   const to = (m?.[1] ?? m?.[2])?.trim();
   if (!m || !to || (first && !m[1] && !requested)) return null;
-  if (to.toLowerCase() === person.toLowerCase() || /^(?:there|all|everyone)$/i.test(to)) return null;
+  // "Dear me, that sounds stressful" and "Hi there," address no one else.
+  if (
+    to.toLowerCase() === person.toLowerCase() ||
+    /^(?:there|all|everyone|me|you|god|lord|friend)$/i.test(to)
+  )
+    return null;
   return { to };
 }
 
