@@ -79,6 +79,28 @@ describe('offline extractor: profiles', () => {
     ]);
   });
 
+  it('keeps where she has been living or just moved, what she teaches, what she trains for, and a ban without its request', () => {
+    const m = builder();
+    const kim = { sender_id: 'k', sender_name: 'Kim', role: 'user' as const };
+    const out = extract(
+      [
+        m({ ...kim, content: "I've been living in Leeds for three years now." }),
+        m({ ...kim, content: 'We just moved into a new flat in Bristol.' }),
+        m({ ...kim, content: 'I teach third grade at a small village school.' }),
+        m({ ...kim, content: "I'm training for a half marathon in October." }),
+        m({ ...kim, content: "I'm lactose intolerant, so no cheese please." }),
+      ],
+      { humans: ['k'], agents: [] },
+    );
+    expect(out.profiles[0]!.explicit_info.map((e) => [e.category, e.description])).toEqual([
+      ['location', 'Kim has been living in Leeds for three years now.'],
+      ['location', 'Kim and others just moved into a new flat in Bristol.'],
+      ['occupation', 'Kim teaches third grade at a small village school.'],
+      ['plan', 'Kim is training for a half marathon in October.'],
+      ['allergy', 'Kim is lactose intolerant.'],
+    ]);
+  });
+
   it('skips humans who did not speak and never profiles agents', () => {
     const out = extract(travelSegment(), { humans: ['u_alice', 'u_bob', 'u_absent'], agents: ['a_helper'] });
     expect(out.profiles.map((p) => p.user_id)).toEqual(['u_alice', 'u_bob']);

@@ -215,7 +215,10 @@ export function stripInterjections(sentence: string, names: readonly string[]): 
  * about a person, not what they asked for in the moment.
  */
 export function withoutRequest(core: string): string {
-  const cut = core.replace(/,?\s+(?:(?:so|and|but)\s+)?(?:please|pls|could you|can you|would you)\b.*$/i, '');
+  const cut = core
+    .replace(/,?\s+(?:(?:so|and|but)\s+)?(?:please|pls|could you|can you|would you)\b.*$/i, '')
+    // "..., so no cheese please": a ban on what to offer, the request's short form.
+    .replace(/,\s+so\s+no\s+[^,;.!?]{1,40}?\s*(?:,?\s*please)?\s*([.!]?)$/i, '$1');
   return cut !== core && cut.split(/\s+/).length >= 2 ? cut.trim() : core;
 }
 

@@ -47,7 +47,7 @@ const PATTERNS: [ProfileCategory, RegExp][] = [
   [
     'occupation',
     new RegExp(
-      `\\bi work (?:as|at|for|in|on)\\b|\\bmy (?:job|career|business|employer|startup)\\b|\\bstarted (?:a|my) (?:new )?job\\b|\\b(?:job|position|role|career) as (?:an? )?(?:\\w+ )?(?:${OCCUPATIONS})\\b|\\bi(?:'m| am) (?:an? )?(?:\\w+ )?(?:${OCCUPATIONS})\\b|\\bi(?:'ve| have) been working (?:as|at|for)\\b|\\bgot (?:a|the|my) (?:new )?job\\b|\\bpromot(?:ed|ion)\\b|\\bi (?:got hired|quit my job|was laid off|retired)\\b`,
+      `\\bi work (?:as|at|for|in|on)\\b|\\bi teach (?:\\w+ )?(?:grade|school|class|classes|kindergarten|preschool|at|in|english|math|maths|science|history|music|art|yoga|piano)\\b|\\bmy (?:job|career|business|employer|startup)\\b|\\bstarted (?:a|my) (?:new )?job\\b|\\b(?:job|position|role|career) as (?:an? )?(?:\\w+ )?(?:${OCCUPATIONS})\\b|\\bi(?:'m| am) (?:an? )?(?:\\w+ )?(?:${OCCUPATIONS})\\b|\\bi(?:'ve| have) been working (?:as|at|for)\\b|\\bgot (?:a|the|my) (?:new )?job\\b|\\bpromot(?:ed|ion)\\b|\\bi (?:got hired|quit my job|was laid off|retired)\\b`,
     ),
   ],
   // What a job is like (shifts, colleagues, the boss): several at once, where the occupation
@@ -80,7 +80,7 @@ const PATTERNS: [ProfileCategory, RegExp][] = [
   ],
   [
     'location',
-    /\bi live (?:in|near|at|on|with)\b|\bi(?:'m| am) (?:from|based in|living in|originally from)\b|\bi (?:moved|relocated) (?:to|from|here)\b|\bmy (?:home ?town|home country|neighbou?rhood|city|apartment|house|country)\b|\bi grew up\b/,
+    /\bi live (?:in|near|at|on|with)\b|\bi(?:'m| am) (?:from|based in|living in|originally from)\b|\bi(?:'ve| have) (?:been )?liv(?:ed|ing) (?:in|near|at|on)\b|\b(?:i|we)(?: just| recently| finally)? (?:moved|relocated) (?:to|from|here|in(?:to)?)\b|\bmy (?:home ?town|home country|neighbou?rhood|city|apartment|house|country)\b|\bi grew up\b/,
   ],
   [
     'health',
@@ -88,7 +88,7 @@ const PATTERNS: [ProfileCategory, RegExp][] = [
   ],
   [
     'plan',
-    /\bi(?:'m| am) (?:going to|gonna|planning|thinking (?:about|of)|hoping to|about to|looking forward|getting ready|saving (?:up )?for)\b|\bi plan\b|\bi(?:'ll| will) (?!be (?:glad|happy|fine|okay|ok)\b)\w+|\bi want to\b|\bi(?:'d| would) (?:like|love) to\b|\bmy (?:goal|plan|dream)\b|\bwe(?:'re| are) (?:going to|gonna|planning|thinking (?:about|of))\b|^gonna\b|\bi(?:'m| am) considering\b/,
+    /\bi(?:'m| am) (?:going to|gonna|planning|thinking (?:about|of)|hoping to|about to|looking forward|getting ready|saving (?:up )?for|training for|preparing for)\b|\bi plan\b|\bi(?:'ll| will) (?!be (?:glad|happy|fine|okay|ok)\b)\w+|\bi want to\b|\bi(?:'d| would) (?:like|love) to\b|\bmy (?:goal|plan|dream)\b|\bwe(?:'re| are) (?:going to|gonna|planning|thinking (?:about|of))\b|^gonna\b|\bi(?:'m| am) considering\b/,
   ],
   [
     'hobby',
