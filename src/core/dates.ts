@@ -267,19 +267,24 @@ const DAY_MONTH = new RegExp(
   `\\b(?:the\\s+)?(\\d{1,2})(?:(?:st|nd|rd|th)\\s+of|st|nd|rd|th)?\\s+(${MONTH_NAMES})\\b(?!,?\\s*\\d{4})`,
   'g',
 );
+/** "on Saturday": a day of the week with no date after it (not "on Saturdays", "on Saturday, 16 March"). */
+const ON_WEEKDAY =
+  /\b[Oo]n (Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)((?:\s+(?:morning|afternoon|evening|night))?)\b(?!s\b|,?\s+(?:the\s+)?\d)/g;
 /** "on the 3rd": a day of a month left unsaid. */
 const ON_THE_DAY =
   /\bon the (\d{1,2})(st|nd|rd|th)\b(?!\s+(?:of|floor|century|anniversary|time|try|attempt|day|week|place|row|grade|page|step|round|lap)\b)/gi;
 
 /**
- * A day told without its year, or without its month ("born on March 13th", "my birthday,
- * which was on the 3rd"), given the year (and month) of `now` (Unix ms, UTC): "born on 13
- * March 2024", "which was on 3 March 2024". A clause told in the past takes the latest such
+ * A day told without its year, or without its month, or by its weekday alone ("born on March
+ * 13th", "my birthday, which was on the 3rd", "the party is on Saturday"), given the year
+ * (and month, and week) of `now` (Unix ms, UTC): "born on 13 March 2024", "which was on 3
+ * March 2024", "on Saturday, 16 March 2024". A clause told in the past takes the latest such
  * day up to now, one of the future the next from now; any other, the day of the current
- * year (a month's day: of the current month, or the next when it has passed).
+ * year (a month's day: of the current month, or the next when it has passed; a weekday: the
+ * next from today).
  */
 export function withYears(text: string, now: number): string {
-  if (!/\d/.test(text)) return text;
+  if (!/\d|\b[Oo]n [MTWFS][a-z]+day\b/.test(text)) return text;
   const today = dayKey(now);
   const d = new Date(today);
   const y = d.getUTCFullYear();
@@ -317,6 +322,20 @@ export function withYears(text: string, now: number): string {
     const month = (MONTHS as readonly string[]).indexOf(name);
     return valid(month, Number(day)) ? ofMonth(month, Number(day), offset, input) : match;
   });
+  out = out.replace(
+    ON_WEEKDAY,
+    (match: string, name: string, part: string, offset: number, input: string) => {
+      const target = WEEKDAYS.indexOf(name.toLowerCase());
+      const dow = d.getUTCDay();
+      const tense = when(offset, input);
+      // The nearest such day before today in the past, else the next from today (today itself
+      // when nothing says otherwise: "the party is on Saturday", said on a Saturday).
+      const ahead = (target - dow + 7) % 7;
+      const diff =
+        tense === 'past' ? -((dow - target + 7) % 7 || 7) : tense === 'future' ? ahead || 7 : ahead;
+      return `${match.slice(0, 2)} ${name}${part}, ${formatDate(today + diff * DAY_MS)}`;
+    },
+  );
   return out.replace(
     ON_THE_DAY,
     (match: string, day: string, _suffix: string, offset: number, input: string) => {

@@ -787,7 +787,7 @@ describe('offline extractor: senders known by a handle alone', () => {
       ['assistant'],
     ).episode.facts.map((f) => f.content);
     expect(notes).toContain(
-      'Assistant drafted for User: User is hosting a small birthday party on Saturday evening, and Tomasz is very welcome to join User and others.',
+      'Assistant drafted for User: User is hosting a small birthday party on Saturday evening, 16 March 2024, and Tomasz is very welcome to join User and others.',
     );
     expect(notes.join(' | ')).toMatch(/Assistant checked the forecast/);
     // "Dear me," is no salutation.

@@ -98,6 +98,11 @@ describe('offline text: relative dates', () => {
     ['The recital on the 20th was long.', MAY_8, 'The recital on 20 April 2023 was long.'],
     ['The recital is on the 20th.', MAY_8, 'The recital is on 20 May 2023.'],
     ['The recital is on the 3rd.', MAY_8, 'The recital is on 3 June 2023.'],
+    // A weekday alone: the last one in the past, else the next from today (8 May 2023 is a Monday).
+    ['We went hiking on Saturday.', MAY_8, 'We went hiking on Saturday, 6 May 2023.'],
+    ['The dinner is on Saturday.', MAY_8, 'The dinner is on Saturday, 13 May 2023.'],
+    ["I'll call her on Monday.", MAY_8, "I'll call her on Monday, 15 May 2023."],
+    ['The pool is closed on Sundays.', MAY_8, 'The pool is closed on Sundays.'],
     // Not a day: a rank, an attempt, a year already said, "2 of May".
     ['I came 2nd on the 5th attempt.', MAY_8, 'I came 2nd on the 5th attempt.'],
     ['We met on 28 December 2022.', MAY_8, 'We met on 28 December 2022.'],
