@@ -107,7 +107,7 @@ describe('offline text: relative dates', () => {
     ['I came 2nd on the 5th attempt.', MAY_8, 'I came 2nd on the 5th attempt.'],
     ['We met on 28 December 2022.', MAY_8, 'We met on 28 December 2022.'],
     ['Version 2 of May notes.', MAY_8, 'Version 2 of May notes.'],
-  ])('gives "%s" its year or month', (input, now, expected) => {
+  ])('gives "%s" the date it leaves unsaid', (input, now, expected) => {
     expect(withYears(input, now)).toBe(expected);
   });
 
