@@ -730,6 +730,22 @@ describe('offline extractor: senders known by a handle alone', () => {
     const answer = long.find((f) => f.startsWith('Asked by'))!;
     expect(answer).toMatch(/These are worth a look: trail 1; trail 2; trail 3;/);
     expect(answer.length).toBeLessThanOrEqual(300);
+    // The label of a plan's part is structure: what follows it is what was offered.
+    const plan = chat(
+      [
+        ['u-42', 'user', 'Can you suggest a plan to learn Greek before my trip?'],
+        [
+          'assistant',
+          'assistant',
+          'Here is a simple plan:\n- **Weeks 1-2**: the alphabet and greetings.\n- **Weeks 3-6**: numbers and food words.',
+        ],
+      ],
+      ['u-42'],
+      ['assistant'],
+    ).episode.facts.find((f) => f.content.startsWith('Asked by'))!.content;
+    expect(plan).toMatch(
+      /Here is a simple plan: weeks 1-2: the alphabet and greetings; weeks 3-6: numbers and food words\.$/,
+    );
     // A long answer of prose keeps its opening, within the same length.
     const prose = chat(
       [

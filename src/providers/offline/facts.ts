@@ -218,8 +218,14 @@ function listedAfter(view: MessageView, idx: number): number[] {
   return out;
 }
 
-/** An item said in an answer: its head (before " - " or ": "), at most this many characters. */
+/**
+ * An item said in an answer: its head (before " - " or ": "; the whole item after the label
+ * of a plan's part, "Weeks 1-4: ..."), at most this many characters.
+ */
 const ITEM_CHARS = 60;
+/** The label of a plan's part: "Weeks 1-4", "Day 3", "Step 2", "Monday", "Evening". */
+const PART =
+  /^(?:(?:days?|weeks?|months?|steps?|phases?|stages?|parts?|levels?|rounds?|sessions?)\s+\d[\d\s–-]*|(?:mon|tues|wednes|thurs|fri|satur|sun)day|morning|afternoon|evening|night|breakfast|lunch|dinner)$/i;
 /** The listed items of an answer stop adding once it is this long. */
 const LISTED_CHARS = 240;
 
@@ -237,11 +243,11 @@ function answerOf(view: MessageView, ans: readonly number[]): string {
   let sep = ': ';
   for (const a of ans.slice(at + 1)) {
     if (text.length >= LISTED_CHARS) break;
-    const head =
-      answerText(view, a)
-        .replace(/[.!?]+$/, '')
-        .split(/\s[-–—]\s|:\s/)[0] ?? '';
-    text += `${sep}${truncate(lowerFirst(head, view.proper), ITEM_CHARS)}`;
+    const item = answerText(view, a).replace(/[.!?]+$/, '');
+    const head = item.split(/\s[-–—]\s|:\s/)[0] ?? '';
+    // A label of a plan's part ("Weeks 1-4: hiragana and katakana", "Monday: rest") is
+    // structure, not what is offered: its words follow it.
+    text += `${sep}${truncate(lowerFirst(PART.test(head) ? item : head, view.proper), ITEM_CHARS)}`;
     sep = '; ';
   }
   return `${text}.`;
