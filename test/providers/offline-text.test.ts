@@ -216,6 +216,8 @@ describe('offline text: interjections', () => {
       'I finally fixed the bike.',
     );
     expect(stripInterjections('By the way I moved to Porto haha', [])).toBe('I moved to Porto');
+    expect(stripInterjections("I'm Sofia, by the way.", [])).toBe("I'm Sofia.");
+    expect(stripInterjections('I moved to Porto btw', [])).toBe('I moved to Porto');
     expect(stripInterjections('The cat knocked over my coffee lol lmao!!', [])).toBe(
       'The cat knocked over my coffee!!',
     );

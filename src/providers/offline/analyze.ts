@@ -204,8 +204,10 @@ export function stripInterjections(sentence: string, names: readonly string[]): 
   }
   if (p.inner) s = s.replace(p.inner, ',');
   if (p.trailing) s = s.replace(p.trailing, '$1');
-  // A trailing laugh ("... this morning lol.", "haha!", "hahahaha") is tone, not content.
+  // A trailing laugh ("... this morning lol.", "haha!", "hahahaha") is tone, not content, and
+  // so is a trailing "by the way" ("I'm Sofia, by the way.").
   s = s.replace(/(?:[\s,]+(?:lol|lmao|rofl|h*a*(?:ha){2,}[ah]*|h*e*(?:he){2,}[eh]*|xd))+\s*([.!?]*)$/i, '$1');
+  s = s.replace(/,?\s+(?:by the way|btw)\s*([.!?]*)$/i, '$1');
   return s.trim();
 }
 
