@@ -79,7 +79,7 @@ describe('offline extractor: profiles', () => {
     ]);
   });
 
-  it('keeps where she has been living or just moved, what she teaches, what she trains for, and a ban without its request', () => {
+  it('keeps where she has been living or just moved, what she teaches, what she trains for, a ban without its request, and her name', () => {
     const m = builder();
     const kim = { sender_id: 'k', sender_name: 'Kim', role: 'user' as const };
     const out = extract(
@@ -89,6 +89,7 @@ describe('offline extractor: profiles', () => {
         m({ ...kim, content: 'I teach third grade at a small village school.' }),
         m({ ...kim, content: "I'm training for a half marathon in October." }),
         m({ ...kim, content: "I'm lactose intolerant, so no cheese please." }),
+        m({ ...kim, content: "Hi! I'm Kim Sato, by the way. I'm in Paris this week." }),
       ],
       { humans: ['k'], agents: [] },
     );
@@ -98,6 +99,8 @@ describe('offline extractor: profiles', () => {
       ['occupation', 'Kim teaches third grade at a small village school.'],
       ['plan', 'Kim is training for a half marathon in October.'],
       ['allergy', 'Kim is lactose intolerant.'],
+      // Her name as she gives it; where she is this week is no identity.
+      ['identity', 'Kim is Kim Sato.'],
     ]);
   });
 

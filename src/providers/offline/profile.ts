@@ -111,10 +111,15 @@ const PATTERNS: [ProfileCategory, RegExp][] = [
   ],
 ];
 
+/** "I'm <Capitalised word(s)>" ending its clause: who or what she is by name. */
+const SAYS_WHO = /\bI(?:'m| am) [A-Z][a-z]+(?: [A-Z][a-z]+)?\s*(?:[,.!;]|$)/;
+
 /** Classifies a first-person sentence, or null when it says nothing about the speaker. */
 export function classify(core: string): ProfileCategory | null {
   const lower = core.toLowerCase().replace(/[’]/g, "'");
   if (!/\b(?:i|i'm|i've|i'd|i'll|my|me|we|we're|our)\b|^gonna\b/.test(lower)) return null;
+  // "I'm Sofia.", "I am Portuguese.": a name or a nationality, capitalised as the sentence has it.
+  if (SAYS_WHO.test(core.replace(/[’]/g, "'"))) return 'identity';
   // The pattern matching earliest in the sentence names what it is mainly about.
   let best: { category: ProfileCategory; at: number } | null = null;
   for (const [category, re] of PATTERNS) {
