@@ -90,6 +90,7 @@ describe('offline extractor: profiles', () => {
         m({ ...kim, content: "I'm training for a half marathon in October." }),
         m({ ...kim, content: "I'm lactose intolerant, so no cheese please." }),
         m({ ...kim, content: "Hi! I'm Kim Sato, by the way. I'm in Paris this week." }),
+        m({ ...kim, content: 'My new address is 14 Harbour Lane, Whitby.' }),
       ],
       { humans: ['k'], agents: [] },
     );
@@ -101,6 +102,7 @@ describe('offline extractor: profiles', () => {
       ['allergy', 'Kim is lactose intolerant.'],
       // Her name as she gives it; where she is this week is no identity.
       ['identity', 'Kim is Kim Sato.'],
+      ['location', "Kim's new address is 14 Harbour Lane, Whitby."],
     ]);
   });
 

@@ -133,6 +133,9 @@ describe('offline text: third-person rewriting', () => {
     expect(toThirdPerson('My husband and I go sailing.', 'Tomas', null).text).toBe(
       "Tomas's husband and Tomas go sailing.",
     );
+    expect(toThirdPerson('I no longer work at the bakery.', 'Bob', null).text).toBe(
+      'Bob no longer works at the bakery.',
+    );
     // A verb after "and" in the speaker's present clause is hers; not after a modal or a past verb.
     expect(toThirdPerson("I'm redecorating my flat and want some ideas.", 'Bob', null).text).toBe(
       'Bob is redecorating their flat and wants some ideas.',

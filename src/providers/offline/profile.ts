@@ -80,7 +80,7 @@ const PATTERNS: [ProfileCategory, RegExp][] = [
   ],
   [
     'location',
-    /\bi live (?:in|near|at|on|with)\b|\bi(?:'m| am) (?:from|based in|living in|originally from)\b|\bi(?:'ve| have) (?:been )?liv(?:ed|ing) (?:in|near|at|on)\b|\b(?:i|we)(?: just| recently| finally)? (?:moved|relocated) (?:to|from|here|in(?:to)?)\b|\bmy (?:home ?town|home country|neighbou?rhood|city|apartment|house|country)\b|\bi grew up\b/,
+    /\bi live (?:in|near|at|on|with)\b|\bi(?:'m| am) (?:from|based in|living in|originally from)\b|\bi(?:'ve| have) (?:been )?liv(?:ed|ing) (?:in|near|at|on)\b|\b(?:i|we)(?: just| recently| finally)? (?:moved|relocated) (?:to|from|here|in(?:to)?)\b|\bmy (?:home ?town|home country|neighbou?rhood|city|apartment|house|country|(?:new |home )?address)\b|\bi grew up\b/,
   ],
   [
     'health',

@@ -220,9 +220,16 @@ export function toThirdPerson(sentence: string, speaker: string, addressee: stri
   /** Re-conjugates the verb after a replaced singular subject, skipping adverbs. */
   const fixVerb = (i: number): number => {
     let j = nextWord(i);
-    while (j >= 0 && isAdverb(low(j))) {
+    // "I no longer work", "I not only cook": the negation is no verb.
+    const negation = (k: number) => /^(?:no|not)$/.test(low(k)) && /^(?:longer|only)$/.test(low(nextWord(k)));
+    while (j >= 0 && (isAdverb(low(j)) || negation(j))) {
+      const two = negation(j);
       out.push(parts[j - 1] ?? ' ', parts[j] ?? '');
       j = nextWord(j);
+      if (two && j >= 0) {
+        out.push(parts[j - 1] ?? ' ', parts[j] ?? '');
+        j = nextWord(j);
+      }
     }
     if (j < 0) return i;
     out.push(' ', conjugate(parts[j] ?? ''));
