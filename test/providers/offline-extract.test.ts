@@ -632,6 +632,21 @@ describe('offline extractor: senders known by a handle alone', () => {
       description: 'User is allergic to shellfish.',
       message_ids: ['m3'],
     });
+    // Contracted too: "I've been meaning to ask", "I'd like to add".
+    const m = builder();
+    const more = extract(
+      [
+        m({
+          sender_id: 'u-42',
+          role: 'user',
+          content:
+            "I've been meaning to ask: my grandfather turns 90 in May. I'd like to add that my aunt is visiting.",
+        }),
+      ],
+      { humans: ['u-42'], agents: [] },
+    ).episode.facts.map((f) => f.content);
+    expect(more).toContain("User's grandfather turns 90 in May.");
+    expect(more).toContain("User's aunt is visiting.");
   });
 
   it('tells what a person asked for or was advised to do from a sentence in the imperative', () => {
