@@ -218,10 +218,11 @@ export function toThirdPerson(sentence: string, speaker: string, addressee: stri
     return '';
   };
   /** Re-conjugates the verb after a replaced singular subject, skipping adverbs. */
+  // "I no longer work", "I not only cook": the negation is no verb.
+  const negation = (k: number) =>
+    (low(k) === 'no' || low(k) === 'not') && /^(?:longer|only)$/.test(low(nextWord(k)));
   const fixVerb = (i: number): number => {
     let j = nextWord(i);
-    // "I no longer work", "I not only cook": the negation is no verb.
-    const negation = (k: number) => /^(?:no|not)$/.test(low(k)) && /^(?:longer|only)$/.test(low(nextWord(k)));
     while (j >= 0 && (isAdverb(low(j)) || negation(j))) {
       const two = negation(j);
       out.push(parts[j - 1] ?? ' ', parts[j] ?? '');
