@@ -157,8 +157,8 @@ function precedingQuestion(
     const at = said.findLastIndex((s) => s.question);
     const last = said[at];
     const after = said.slice(at + 1);
-    // A remark after it leaves only a question of some substance to answer ("Is that
-    // recent? Love it." asks too little to stand for the reply).
+    // A remark after it leaves only a question of some substance to answer ("New shoes?
+    // Nice." asks too little to stand for the reply).
     const stems = last ? contentStems(last.core).length : 0;
     if (
       last &&
