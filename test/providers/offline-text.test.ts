@@ -149,11 +149,11 @@ describe('offline text: third-person rewriting', () => {
     );
     // Nor within an infinitive, a clause of its own after a comma, a subordinate clause, or nouns.
     for (const s of [
-      'I want to live simply and help others.',
-      "I'm gonna stay focused and make my own path.",
-      "I've sunk weeks into the studio, and look at my students.",
-      "Days like this remind me why I'm doing it and keep me going.",
-      'I love the colour and love theme of the show.',
+      'I need to tidy the garage and help my dad with the boxes.',
+      "I'm gonna finish the shed and make a bench for the porch.",
+      "I've repainted the whole kitchen, and look at the tiles.",
+      "Evenings like this show me why I'm learning the violin and keep me practising.",
+      'I love the lighting and love scenes of that old film.',
     ])
       expect(toThirdPerson(s, 'Bob', null).text).not.toMatch(/\band (?:helps|makes|looks|keeps|loves)\b/);
     expect(toThirdPerson('It means you earn interest on interest.', 'Bob', 'Ana').text).toBe(

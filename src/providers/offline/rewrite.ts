@@ -108,8 +108,8 @@ look find bring eat drink sleep train practise practice volunteer`.split(/\s+/),
 );
 
 /**
- * Words opening a clause within another ("remind me why I'm chasing my dream and keep me
- * going"): a verb after "and" may be the outer clause's.
+ * Words opening a clause within another ("evenings like this show me why I'm learning the
+ * violin and keep me practising"): a verb after "and" may be the outer clause's.
  */
 const SUBORDINATE = new Set(
   'why because since when whenever if that where how what while though although unless whether who which'.split(
