@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatDate } from '../../src/core/dates.js';
 import { DRIVERS } from '../helpers/drivers.js';
 import { type Fixture, HOUR, openFixture, searchOf, seedEpisode, T0 } from './seed.js';
 
@@ -33,6 +34,20 @@ describe.each(DRIVERS)('a question\'s frame ("what kind of") is no query term [%
       subject: 'Elm Street',
       facts: ['Nora recommended a bakery on Elm Street.'],
     });
+    const yesterday = formatDate(Date.now() - 24 * HOUR);
+    await seedEpisode(f, {
+      owners: ['nora'],
+      ts: T0 + 4 * HOUR,
+      subject: 'a class',
+      facts: [`Nora went to a pottery class on ${yesterday}.`],
+    });
+    // dated the same day, and holding the words that point back at the talk
+    await seedEpisode(f, {
+      owners: ['nora'],
+      ts: T0 + 5 * HOUR,
+      subject: 'a postcard',
+      facts: [`A postcard reminded Nora of a previous conversation on ${yesterday}.`],
+    });
     // holds "reminded", "previous" and "conversation": the words pointing back at the talk
     await seedEpisode(f, {
       owners: ['nora'],
@@ -59,5 +74,14 @@ describe.each(DRIVERS)('a question\'s frame ("what kind of") is no query term [%
       method: 'keyword',
     });
     expect(r.episodes[0]!.atomic_facts[0]!.content).toMatch(/recommended a bakery/);
+  });
+
+  it('keyword: the frame is no term of the dates a question asks about either', async () => {
+    const r = await run({
+      user_id: 'nora',
+      query: 'Can you remind me where Nora went yesterday, from our previous conversation?',
+      method: 'keyword',
+    });
+    expect(r.episodes[0]!.atomic_facts[0]!.content).toMatch(/pottery class/);
   });
 });

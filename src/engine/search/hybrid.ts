@@ -71,7 +71,10 @@ const FRAME = new RegExp(
   ].join('|'),
   'gi',
 );
-export const withoutFrame = (text: string) => text.replace(FRAME, ' ');
+const withoutFrame = (text: string) => text.replace(FRAME, ' ');
+
+/** A question's lexemes without its frame's (FRAME): its own terms and those of the dates it names. */
+export const questionLexemes = (db: Sql, text: string) => queryLexemes(db, withoutFrame(text));
 
 /**
  * A query's lexemes (a statement) and its embedding, asked for at once (`want` skips
@@ -85,7 +88,7 @@ export async function prepareQuery(
   want: { terms: boolean; vector: boolean },
 ): Promise<{ query: PreparedQuery; embedFailed?: { error: unknown } }> {
   const [terms, embedded] = await Promise.all([
-    want.terms ? queryLexemes(db, withoutFrame(text)) : [],
+    want.terms ? questionLexemes(db, text) : [],
     want.vector
       ? (async () => embedder.embed([text]))().then(
           (v) => ({ vector: v[0] }),

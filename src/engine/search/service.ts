@@ -12,8 +12,7 @@ import { bestFacts } from './best-facts.js';
 import { EMBEDDER_UNAVAILABLE } from './context.js';
 import { type EpisodeQuery, loadEpisodes, rankEpisodes, type SearchEpisode } from './episodes.js';
 import { expandQuery } from './expand.js';
-import { type PreparedQuery, prepareQuery, type RankDeps, type Route } from './hybrid.js';
-import { queryLexemes } from './keyword.js';
+import { type PreparedQuery, prepareQuery, questionLexemes, type RankDeps, type Route } from './hybrid.js';
 import { asksCurrentState, expandTerms } from './lexicon.js';
 import { type MessageHit, pinnedUnprocessed, rankMessages, type ScoredMessage } from './messages.js';
 import { ASSISTANT_WEIGHT, asksAboutSelf, focusOnOwnWords } from './own-words.js';
@@ -320,7 +319,7 @@ export class SearchService {
       newest !== undefined && dayKey(newest) !== dayKey(now)
         ? [dated, resolveRelativeDates(text, newest)]
         : [dated];
-    const lexemes = await Promise.all(texts.map((t) => queryLexemes(this.deps.db, t)));
+    const lexemes = await Promise.all(texts.map((t) => questionLexemes(this.deps.db, t)));
     return lexemes.flat();
   }
 
