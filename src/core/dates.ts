@@ -209,13 +209,16 @@ const PAST =
 const FUTURE_MARKER =
   /\b(?:will|'ll|shall|going to|gonna|would|'d|plans? to|planning to|hopes? to|hoping to|wants? to)\b/i;
 
+/** Where a clause ends: a stop, or a comma before a conjunction that opens another. */
+const CLAUSE_BREAK = /[.;!?]|,\s+(?:and|but|so|or|then)\b/i;
+
 /**
  * True when the clause ending at an "in three days" is told in the past and not of the
  * future ("Last month I finished the series in a week"): the phrase says how long something
  * took, not when.
  */
 function toldInThePast(before: string): boolean {
-  const clause = before.split(/[.;!?]|,\s+(?:and|but|so|or|then)\b/i).pop() ?? '';
+  const clause = before.split(CLAUSE_BREAK).pop() ?? '';
   return PAST.test(clause) && !FUTURE_MARKER.test(clause);
 }
 
@@ -291,12 +294,8 @@ export function withYears(text: string, now: number): string {
   // The tense of the clause the day is in, its words after the day too ("The party on the
   // 3rd was fun").
   const when = (offset: number, input: string) => {
-    const head =
-      input
-        .slice(0, offset)
-        .split(/[.;!?]|,\s+(?:and|but|so|or|then)\b/i)
-        .pop() ?? '';
-    const clause = `${head}${input.slice(offset).split(/[.;!?]|,\s+(?:and|but|so|or|then)\b/i)[0] ?? ''}`;
+    const head = input.slice(0, offset).split(CLAUSE_BREAK).pop() ?? '';
+    const clause = `${head}${input.slice(offset).split(CLAUSE_BREAK)[0] ?? ''}`;
     if (FUTURE_MARKER.test(clause)) return 'future';
     return toldInThePast(clause) || /\b(?:was|were|did|had)\b/i.test(clause) ? 'past' : 'now';
   };
@@ -306,22 +305,22 @@ export function withYears(text: string, now: number): string {
       : tense === 'future'
         ? (candidates.find((t) => t >= today) ?? fallback)
         : fallback;
-  const ofMonth = (month: number, day: number, offset: number, input: string) => {
-    const dates = [y - 1, y, y + 1].map((yy) => Date.UTC(yy, month, day));
-    return formatDate(pick(dates, when(offset, input), Date.UTC(y, month, day)));
+  // A month's day with the year the clause's tense picks ("March 13th", "13th of March").
+  const ofMonth = (match: string, name: string, day: string, offset: number, input: string) => {
+    const month = (MONTHS as readonly string[]).indexOf(name);
+    const n = Number(day);
+    if (month < 0 || n < 1 || n > 31) return match;
+    const dates = [y - 1, y, y + 1].map((yy) => Date.UTC(yy, month, n));
+    return formatDate(pick(dates, when(offset, input), Date.UTC(y, month, n)));
   };
-  const valid = (month: number, day: number) => month >= 0 && day >= 1 && day <= 31;
   let out = text.replace(
     MONTH_DAY,
-    (match: string, name: string, day: string, offset: number, input: string) => {
-      const month = (MONTHS as readonly string[]).indexOf(name);
-      return valid(month, Number(day)) ? ofMonth(month, Number(day), offset, input) : match;
-    },
+    (match: string, name: string, day: string, offset: number, input: string) =>
+      ofMonth(match, name, day, offset, input),
   );
-  out = out.replace(DAY_MONTH, (match: string, day: string, name: string, offset: number, input: string) => {
-    const month = (MONTHS as readonly string[]).indexOf(name);
-    return valid(month, Number(day)) ? ofMonth(month, Number(day), offset, input) : match;
-  });
+  out = out.replace(DAY_MONTH, (match: string, day: string, name: string, offset: number, input: string) =>
+    ofMonth(match, name, day, offset, input),
+  );
   out = out.replace(
     ON_WEEKDAY,
     (match: string, name: string, part: string, offset: number, input: string) => {
