@@ -331,9 +331,13 @@ export function analyze(segment: readonly SegmentMessage[], names: Map<string, s
     const labelled: boolean[] = [];
     let before: string | undefined;
     let draft: Draft | null = null;
-    const asker =
-      msg.role === 'assistant' ? segment.slice(0, i).findLast((m) => m.role === 'user') : undefined;
-    const requested = asker !== undefined && asksForDraft(asker.content);
+    // Whether the person just asked for a text to send: read only for a reply that opens
+    // with a greeting (draft.ts opensDraft).
+    const requested = () => {
+      for (let j = i - 1; j >= 0; j--)
+        if (segment[j]!.role === 'user') return asksForDraft(segment[j]!.content);
+      return false;
+    };
     for (const raw of splitSentences(normalize(prose(msg.content)))
       .flatMap(splitRole)
       .flatMap(splitAsk)) {

@@ -146,6 +146,8 @@ const PERSON_NAMED = new RegExp(
  */
 const CAPITALISED =
   /(?<=\S\s+)(?<!\b(?:named|called|to|in|at|from|near|of|for|into|around|across|via|through)\s+)(?!I\b)[A-Z][a-z]+/g;
+const ONLY_MALE = new RegExp(`^(?:${MALE})$`);
+const ONLY_FEMALE = new RegExp(`^(?:${FEMALE})$`);
 const HE_SHE = /^(She|He)(?:'s\s+(been|got|gotten|had)\b|'s\b|(?=\s+[a-z]))/;
 
 /** `sentence` with an opening she/he said of the one pet or person `before` names (same message), else as is. */
@@ -166,7 +168,6 @@ export function heOrShe(before: string | undefined, sentence: string): string {
     return `${own ? 'My' : 'The'} ${pet[2]!.toLowerCase()}${rest}`;
   }
   const [, relation = '', name] = people[0]!;
-  const she = m[1] === 'She';
-  if (new RegExp(`^(?:${she ? MALE : FEMALE})$`).test(relation)) return sentence;
+  if ((m[1] === 'She' ? ONLY_MALE : ONLY_FEMALE).test(relation)) return sentence;
   return `My ${relation}${name ? ` ${name}` : ''}${rest}`;
 }

@@ -35,12 +35,12 @@ export function opensDraft(
   sentence: string,
   person: string,
   first: boolean,
-  requested: boolean,
+  requested: () => boolean,
 ): Draft | null {
   if (SUBJECT.test(sentence)) return { to: null };
   const m = SALUTATION.exec(sentence);
   const to = (m?.[1] ?? m?.[2])?.trim();
-  if (!m || !to || (first && !m[1] && !requested)) return null;
+  if (!m || !to || (first && !m[1] && !requested())) return null;
   // "Dear me, that sounds stressful" and "Hi there," address no one else.
   if (
     to.toLowerCase() === person.toLowerCase() ||

@@ -198,6 +198,9 @@ function answerIndices(view: MessageView): number[] {
   return [idx];
 }
 
+/** A sentence that announces what follows it ("Here are three options:", a note's heading). */
+const announces = (s: Sentence) => /:\s*$/.test(s.core);
+
 /** Items an answer lists after announcing them, at most this many. */
 const MAX_LISTED = 6;
 
@@ -207,12 +210,13 @@ const MAX_LISTED = 6;
  * next announcement or MAX_LISTED. An answer that stops at its announcement says nothing.
  */
 function listedAfter(view: MessageView, idx: number): number[] {
-  if (!/:\s*$/.test(view.sentences[idx]?.core ?? '')) return [];
+  const first = view.sentences[idx];
+  if (!first || !announces(first)) return [];
   const out: number[] = [];
   for (let j = idx + 1; j < view.sentences.length && out.length < MAX_LISTED; j++) {
     const s = view.sentences[j] as Sentence;
     // A drafted letter is no list: its sentences are facts of their own (statement).
-    if (s.question || s.filler || s.shift || s.draft || /:\s*$/.test(s.core)) break;
+    if (s.question || s.filler || s.shift || s.draft || announces(s)) break;
     out.push(j);
   }
   return out;
@@ -236,7 +240,7 @@ const LISTED_CHARS = 240;
  * enough that a context holds many.
  */
 function answerOf(view: MessageView, ans: readonly number[]): string {
-  const at = ans.findIndex((a) => /:\s*$/.test(view.sentences[a]!.core));
+  const at = ans.findIndex((a) => announces(view.sentences[a]!));
   const said = (xs: readonly number[]) => xs.map((a) => answerText(view, a)).join(' ');
   if (at < 0 || at === ans.length - 1) return said(ans);
   let text = said(ans.slice(0, at + 1)).replace(/[.!?]+$/, '');
@@ -341,7 +345,7 @@ export function extractFacts(views: readonly MessageView[], perMessage = 3): Ext
     // A note's labelled lines are each a fact; its heading is said in them.
     const labelled = v.sentences.flatMap((s, k) => (s.note ? [k] : []));
     if (labelled.length) {
-      for (const i of [...chosen]) if (/:\s*$/.test(v.sentences[i]!.core)) chosen.delete(i);
+      for (const i of [...chosen]) if (announces(v.sentences[i]!)) chosen.delete(i);
       for (const i of labelled) chosen.add(i);
     }
     const max = Math.max(base, chosen.size);

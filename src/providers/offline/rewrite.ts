@@ -291,15 +291,14 @@ export function toThirdPerson(sentence: string, speaker: string, addressee: stri
     // "and want some ideas": not after a comma (", and look at ..." opens a clause of its
     // own), and only a verb with its object or particle after it ("the self-acceptance and
     // love theme" joins nouns).
-    const after = nj >= 0 ? nextWord(nj) : -1;
     if (
       w === 'and' &&
       speakerPresent &&
       nj >= 0 &&
       COORDINATED.has(low(nj)) &&
       !/,\s*$/.test(out[out.length - 1] ?? '') &&
-      after >= 0 &&
-      (OBJECT_START.test(low(after)) || /^(?:do|go|have)$/.test(low(nj)))
+      nextWord(nj) >= 0 &&
+      (OBJECT_START.test(low(nextWord(nj))) || /^(?:do|go|have)$/.test(low(nj)))
     ) {
       out.push(raw, ' ', conjugate(parts[nj] ?? ''));
       i = nj;
