@@ -34,6 +34,8 @@ const KINDS: readonly (readonly [string, string, string?])[] = [
   ],
   ['hobby hobbies pastime', 'enjoy enjoys hobby play plays practice'],
   ['age old born birthday', 'born birthday years old age'],
+  // "What is my cat's name?" / "a cat called Biscuit": the stemmer joins name and named only.
+  ['name names named', 'named called'],
 ];
 
 /**
