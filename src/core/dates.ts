@@ -209,8 +209,12 @@ const PAST =
 const FUTURE_MARKER =
   /\b(?:will|'ll|shall|going to|gonna|would|'d|plans? to|planning to|hopes? to|hoping to|wants? to)\b/i;
 
-/** Where a clause ends: a stop, or a comma before a conjunction that opens another. */
-const CLAUSE_BREAK = /[.;!?]|,\s+(?:and|but|so|or|then)\b/i;
+/**
+ * Where a clause ends: a stop, a comma before a conjunction that opens another, or a
+ * conjunction before a subject pronoun ("I got the offer and I start on March 1st").
+ */
+const CLAUSE_BREAK =
+  /[.;!?]|,\s+(?:and|but|so|or|then)\b|\s(?:and|but|so|then)\s+(?=(?:i|we|you|he|she|they)\b)/i;
 
 /**
  * True when the clause ending at an "in three days" is told in the past and not of the
@@ -311,7 +315,9 @@ export function withYears(text: string, now: number): string {
     const n = Number(day);
     if (month < 0 || n < 1 || n > 31) return match;
     const dates = [y - 1, y, y + 1].map((yy) => Date.UTC(yy, month, n));
-    return formatDate(pick(dates, when(offset, input), Date.UTC(y, month, n)));
+    // Told in neither tense ("my exam is on January 5th", said in December): the nearest.
+    const nearest = dates.reduce((a, b) => (Math.abs(b - today) < Math.abs(a - today) ? b : a));
+    return formatDate(pick(dates, when(offset, input), nearest));
   };
   let out = text.replace(
     MONTH_DAY,

@@ -96,6 +96,11 @@ describe('offline text: relative dates', () => {
       'My birthday, which was on 3 May 2023, was quiet.',
     ],
     ['The recital on the 20th was long.', MAY_8, 'The recital on 20 April 2023 was long.'],
+    // The tense of the clause the day is in, not of the one before it.
+    ['I got the offer and I start on June 1st!', MAY_8, 'I got the offer and I start on 1 June 2023!'],
+    // Told in neither tense: the nearest such day.
+    ['My exam is on January 5th.', Date.UTC(2023, 11, 20), 'My exam is on 5 January 2024.'],
+    ['My birthday is March 13th.', MAY_8, 'My birthday is 13 March 2023.'],
     ['The recital is on the 20th.', MAY_8, 'The recital is on 20 May 2023.'],
     ['The recital is on the 3rd.', MAY_8, 'The recital is on 3 June 2023.'],
     // A weekday alone: the last one in the past, else the next from today (8 May 2023 is a Monday).
