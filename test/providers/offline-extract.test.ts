@@ -1094,4 +1094,39 @@ describe('offline extractor: senders known by a handle alone', () => {
     );
     expect(out.some((f) => /said that (hold|turn)/i.test(f))).toBe(false);
   });
+
+  it("tells an assistant's instructions opening with a short phrase or a verb of everyday advice as advice", () => {
+    const out = chat(
+      [
+        ['u-42', 'user', 'How do I keep my basil alive while I travel?'],
+        [
+          'assistant',
+          'assistant',
+          'Move the pot away from the sunny window so it drinks less. For longer trips, ask a neighbour to water it once. Provide plenty of drainage under the pot.',
+        ],
+      ],
+      ['u-42'],
+      ['assistant'],
+    ).episode.facts.map((f) => f.content);
+    expect(out).toContain('Assistant advised User, for longer trips, to ask a neighbour to water it once.');
+    expect(out.some((f) => /said that (move|for longer|provide)/i.test(f))).toBe(false);
+  });
+
+  it('keeps a question a labelled line asks in general ("Product sense: how would you ...") whole', () => {
+    const out = chat(
+      [
+        ['u-42', 'user', 'What will they ask at my interview for the analyst role?'],
+        [
+          'assistant',
+          'assistant',
+          'Expect two kinds of questions. Metrics: which numbers would you watch after a price change. Cases: how would you size the market for electric scooters in a city.',
+        ],
+      ],
+      ['u-42'],
+      ['assistant'],
+    ).episode.facts.map((f) => f.content);
+    // Not cut at "would you" as a request to the listener ("Metrics: which numbers.").
+    expect(out.join(' ')).toMatch(/Metrics: which numbers would User watch after a price change\./);
+    expect(out).toContain('Cases: how would User size the market for electric scooters in a city.');
+  });
 });

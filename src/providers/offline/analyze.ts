@@ -165,7 +165,14 @@ const FRAME =
  * ask.
  */
 export const ADVICE_VERBS =
-  'use|add|keep|start|stop|take|ice|eat|drink|choose|pick|rest|stretch|stay|limit|focus|practi[cs]e|water|schedule|join|follow|get|ask|leave|pack|prepare|build|serve|include|replace|clean|wash|cook|bake|store|cover|mix|reduce|increase|visit|contact|save|cancel|remove|wipe|rotate|wear|hold|breathe|turn|place|put|set|read|walk|sleep|warm|cool|aim|talk';
+  'use|add|keep|start|stop|take|ice|eat|drink|choose|pick|rest|stretch|stay|limit|focus|practi[cs]e|water|schedule|join|follow|get|ask|leave|pack|prepare|build|serve|include|replace|clean|wash|cook|bake|store|cover|mix|reduce|increase|visit|contact|save|cancel|remove|wipe|rotate|wear|hold|breathe|turn|place|put|set|read|walk|sleep|warm|cool|aim|talk|slow|provide|spend|move|have|encourage|introduce|swap|feed|play|watch|separate|test|label|speak|pair|thank|sit|let|download|drop|head|continue|enable|type|press|offer|wait|look|listen|apply|fill|pour|repeat|lift|season|chop|stir|boil|roast|fry|soak|plant|prune|trim|unplug|plug|unscrew|reassemble|measure|compare|skip|learn|review|write down|note|pay|split|treat|reward|praise|protect|prevent|support|allow|block|mute|update|install|restart|back up|log|track|record|share|print|sign|lock|unlock|charge|fold|roll|hang';
+
+/**
+ * A short phrase that may open an imperative, with its comma ("For longer trips, ask a
+ * friend to water", "In C4, type ...").
+ */
+export const BIDDING_LEAD =
+  '(?:for|in|on|at|after|before|during|if|when|once|first|next|then|finally)\\b[^,;:.!?]{0,40},\\s+';
 
 /**
  * A sentence opening with a verb in the imperative ("Write me ...", "Try quad stretches",
@@ -174,7 +181,7 @@ export const ADVICE_VERBS =
  * "Book club was fun" and "Plan B worked" stay statements.
  */
 export const BIDDING = new RegExp(
-  `^(please\\s+)?(?:(try|avoid|consider|write|explain|summari[sz]e|translate|describe|generate|draft|rewrite|recommend|suggest|tell|give|show|remind|calculate|compare)\\s+\\S|(make|create|help|fix|find|send|book|call|bring|buy|plan|list|check|${ADVICE_VERBS})\\s+(?:me|us|a|an|the|some|this|that|these|those|it|them|him|her|my|your|our|other|others|to|out|up|on|for|with|about|more|at|in|into|off|down|back|over|each|every|all|any|\\d+|\\w+ing)\\b)`,
+  `^(?:${BIDDING_LEAD})?(please\\s+)?(?:(try|avoid|consider|write|explain|summari[sz]e|translate|describe|generate|draft|rewrite|recommend|suggest|tell|give|show|remind|calculate|compare)\\s+\\S|(make|create|help|fix|find|send|book|call|bring|buy|plan|list|check|${ADVICE_VERBS})\\s+(?:me|us|a|an|the|some|this|that|these|those|it|them|him|her|my|your|our|other|others|to|out|up|on|for|with|about|more|at|in|into|off|down|back|over|each|every|all|any|plenty|lots|both|one|two|three|several|many|few|half|extra|enough|yourself|\\d+|\\w+ing)\\b)`,
   'i',
 );
 
@@ -218,7 +225,11 @@ export function stripInterjections(sentence: string, names: readonly string[]): 
  */
 export function withoutRequest(core: string): string {
   const cut = core
-    .replace(/,?\s+(?:(?:so|and|but)\s+)?(?:please|pls|could you|can you|would you)\b.*$/i, '')
+    // Not an embedded question: "how would you improve the app" asks nothing of the listener.
+    .replace(
+      /(?<!\b(?:how|what|which|where|when|why|who|whom|whose|whether|if)(?:\s+[\w'-]+){0,2})(?:,?\s+(?:(?:so|and|but)\s+)?(?:please|pls|could you|can you|would you)\b.*$)/i,
+      '',
+    )
     // "..., so no cheese please": a ban on what to offer, the request's short form.
     .replace(/,\s+so\s+no\s+[^,;.!?]{1,40}?\s*(?:,?\s*please)?\s*([.!]?)$/i, '$1');
   return cut !== core && cut.split(/\s+/).length >= 2 ? cut.trim() : core;

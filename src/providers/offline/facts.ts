@@ -6,7 +6,7 @@
  */
 import { mentionsDate } from '../../core/dates.js';
 import type { ExtractedFact, ToolCall } from '../../core/ports.js';
-import { ADVICE_VERBS, BIDDING, type MessageView, type Sentence } from './analyze.js';
+import { ADVICE_VERBS, BIDDING, BIDDING_LEAD, type MessageView, type Sentence } from './analyze.js';
 import { linkGroups } from './coreference.js';
 import { capitalize, contentStems, terminate, truncate } from './text.js';
 
@@ -86,12 +86,14 @@ export function statement(view: MessageView, idx: number): string {
   const bid = BIDDING.exec(s.core);
   if (bid) {
     const advice =
-      ADVICE.test(bid[2] ?? bid[3] ?? '') && !/^\S+\s+(?:me|us)\b/i.test(s.core.replace(/^please\s+/i, ''));
+      ADVICE.test(bid[2] ?? bid[3] ?? '') &&
+      !/^\S+\s+(?:me|us)\b/i.test(s.core.replace(LEAD, '').replace(/^please\s+/i, ''));
     const verb = !bid[1] && advice ? 'advised' : 'asked';
+    // "For longer trips, ask a friend ..." -> "advised User, for longer trips, to ask a friend ..."
+    const lead = LEAD.exec(rest)?.[0] ?? '';
+    const whom = `${view.addressee ? ` ${view.addressee}` : ''}${lead ? `, ${lead.trim()}` : ''}`;
     return terminate(
-      capitalize(
-        `${view.speaker} ${verb} ${view.addressee ? `${view.addressee} ` : ''}to ${rest.replace(/^please\s+/i, '')}`,
-      ),
+      capitalize(`${view.speaker} ${verb}${whom} to ${rest.slice(lead.length).replace(/^please\s+/i, '')}`),
     );
   }
   if (s.secondPerson && view.addressee)
@@ -105,6 +107,7 @@ export function statement(view: MessageView, idx: number): string {
  * out this pic") the speaker asked.
  */
 const ADVICE = new RegExp(`^(?:try|avoid|consider|${ADVICE_VERBS})$`, 'i');
+const LEAD = new RegExp(`^${BIDDING_LEAD}`, 'i');
 
 function startsWithName(text: string, speaker: string): boolean {
   return text.startsWith(`${speaker} `) || text.startsWith(`${speaker}'s `);
