@@ -141,6 +141,17 @@ describe('offline text: third-person rewriting', () => {
     expect(toThirdPerson('I no longer work at the bakery.', 'Bob', null).text).toBe(
       'Bob no longer works at the bakery.',
     );
+    // A subject joined to another takes no verb of its own ("ands").
+    expect(toThirdPerson('You and Ana should come.', 'Bob', 'Kim').text).toBe('Kim and Ana should come.');
+    expect(toThirdPerson('I and Ana went.', 'Bob', null).text).toBe('Bob and Ana went.');
+    // A pronoun with a capital inside a sentence, in a name or title, stays (at its start, a
+    // capital tells nothing).
+    expect(toThirdPerson('Try the pies at Our Place, a diner on Main Street.', 'Bob', 'Kim').text).toBe(
+      'Try the pies at Our Place, a diner on Main Street.',
+    );
+    expect(toThirdPerson('I watched My Fair Lady and Me Before You.', 'Bob', 'Kim').text).toBe(
+      'Bob watched My Fair Lady and Me Before You.',
+    );
     // A verb after "and" in the speaker's present clause is hers; not after a modal or a past verb.
     expect(toThirdPerson("I'm redecorating my flat and want some ideas.", 'Bob', null).text).toBe(
       'Bob is redecorating their flat and wants some ideas.',

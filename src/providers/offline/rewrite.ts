@@ -192,6 +192,9 @@ export interface Rewritten {
  * Rewrites one sentence spoken by `speaker` into third person. `addressee` replaces
  * "you"; when null, second-person words stay as they are.
  */
+/** Pronouns that may open a name or title ("Our Mutual Friend", "Me Before You"). */
+const TITLE_PRONOUNS = new Set(['my', 'our', 'your', 'me', 'us', 'we', 'you', 'mine', 'yours', 'ours']);
+
 export function toThirdPerson(sentence: string, speaker: string, addressee: string | null): Rewritten {
   if (!PRONOUN.test(sentence)) {
     // Fast path: nothing to replace, only a dropped subject to supply.
@@ -232,7 +235,8 @@ export function toThirdPerson(sentence: string, speaker: string, addressee: stri
         j = nextWord(j);
       }
     }
-    if (j < 0) return i;
+    // "You and Ana should come": a subject joined to another takes no verb of its own yet.
+    if (j < 0 || /^(?:and|or|nor|but|plus)$/.test(low(j))) return i;
     out.push(' ', conjugate(parts[j] ?? ''));
     return j;
   };
@@ -272,6 +276,19 @@ export function toThirdPerson(sentence: string, speaker: string, addressee: stri
     }
     const w = lower[i] ?? '';
     const sentenceStart = i === firstWord;
+    // A pronoun written with a capital inside a sentence, before another capitalised word, is
+    // part of a name or title ("Our Mutual Friend", "My Fair Lady", "Me Before You").
+    if (
+      !sentenceStart &&
+      TITLE_PRONOUNS.has(w) &&
+      /^[A-Z]/.test(raw) &&
+      (/^[A-Z]/.test(parts[nextWord(i)] ?? '') || /^[A-Z][a-z]/.test(parts[i - 2] ?? '')) &&
+      parts[i - 1] === ' ' &&
+      !/[.!?:;"“(]\s*$/.test(out[out.length - 1] ?? '')
+    ) {
+      out.push(raw);
+      continue;
+    }
     // Inverted questions: "are you", "do I".
     const inv = Object.hasOwn(INVERTED, w) ? INVERTED[w] : undefined;
     const nj = nextWord(i);
