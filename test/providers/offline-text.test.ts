@@ -237,6 +237,10 @@ describe('offline text: interjections', () => {
     expect(stripInterjections('By the way I moved to Porto haha', [])).toBe('I moved to Porto');
     expect(stripInterjections("I'm Sofia, by the way.", [])).toBe("I'm Sofia.");
     expect(stripInterjections('I moved to Porto btw', [])).toBe('I moved to Porto');
+    // How the news is taken, not what it is.
+    expect(stripInterjections('Good news, I got the job!', [])).toBe('I got the job!');
+    expect(stripInterjections('Some sad news - my uncle sold the farm.', [])).toBe('my uncle sold the farm.');
+    expect(stripInterjections('Good news travels fast.', [])).toBe('Good news travels fast.');
     expect(stripInterjections('The cat knocked over my coffee lol lmao!!', [])).toBe(
       'The cat knocked over my coffee!!',
     );

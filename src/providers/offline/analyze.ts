@@ -191,6 +191,9 @@ const PLACEHOLDER = /^\[[^\]]{1,40}\]$/;
 /** A label that says how the rest is meant, not what it is about ("Quick context:", "FYI:"). */
 const TALK_LABEL =
   /^(?:(?:quick|brief|short|small|side|some|just an?|an?|one more|final|important)\s+)?(?:context|note|notes|update|reminder|background|fyi|ps|p\.s\.|btw|edit|tl;?dr|heads[- ]up|info|summary|recap|question|thought|idea|warning|correction|aside)\s*:\s+(?=\S)/i;
+/** "Good news, ...", "Big news: ...": how the speaker takes what follows. */
+const NEWS =
+  /^(?:some\s+)?(?:good|great|big|exciting|happy|sad|bad|wonderful|amazing|fantastic|terrible|awful)\s+news\s*(?:[,:]|\s[-–—])\s*(?=\S)/i;
 /** A labelled line of a note: a short label (at most four words), a colon, a value. */
 const FIELD = /^\p{Lu}[\p{L}\p{N}'’&/-]*(?: [\p{L}\p{N}'’&/-]+){0,3}:\s+\S/u;
 
@@ -204,6 +207,8 @@ export function stripInterjections(sentence: string, names: readonly string[]): 
       // A leading label of the talk itself: "Quick context: ...", "FYI: ...", "Update: ..."
       // (a note's "Deadline: 30 June" keeps its label: FIELD).
       .replace(TALK_LABEL, '')
+      // "Good news, I got the job": how the news is taken, not what it is.
+      .replace(NEWS, '')
       .replace(/^(?:and|but|so|plus|also|anyway|well|oh|still|by the way|btw)\b,?\s+(?=\S)/i, '')
       .replace(FRAME, '');
     if (next === s) break;
