@@ -1129,4 +1129,23 @@ describe('offline extractor: senders known by a handle alone', () => {
     expect(out.join(' ')).toMatch(/Metrics: which numbers would User watch after a price change\./);
     expect(out).toContain('Cases: how would User size the market for electric scooters in a city.');
   });
+
+  it("tells any imperative of an assistant's as advice, and a statement opening with 'now' without 'said that'", () => {
+    const out = chat(
+      [
+        ['u-42', 'user', 'I got promoted to team lead. Now I manage four engineers.'],
+        [
+          'assistant',
+          'assistant',
+          'Book a one-to-one meeting with each engineer in your first week and ask about their goals.',
+        ],
+      ],
+      ['u-42'],
+      ['assistant'],
+    ).episode.facts.map((f) => f.content);
+    expect(out).toContain('Now User manages four engineers.');
+    expect(out).toContain(
+      "Assistant advised User to book a one-to-one meeting with each engineer in User's first week and ask about their goals.",
+    );
+  });
 });

@@ -141,6 +141,11 @@ describe('offline text: third-person rewriting', () => {
     expect(toThirdPerson('I no longer work at the bakery.', 'Bob', null).text).toBe(
       'Bob no longer works at the bakery.',
     );
+    // "US" in capitals is the country.
+    expect(toThirdPerson('Flights from the US east coast cost more.', 'Bob', 'Kim').text).toBe(
+      'Flights from the US east coast cost more.',
+    );
+    expect(toThirdPerson('Send us a postcard.', 'Bob', 'Kim').text).toBe('Send Bob and others a postcard.');
     // A subject joined to another takes no verb of its own ("ands").
     expect(toThirdPerson('You and Ana should come.', 'Bob', 'Kim').text).toBe('Kim and Ana should come.');
     expect(toThirdPerson('I and Ana went.', 'Bob', null).text).toBe('Bob and Ana went.');

@@ -23,6 +23,10 @@ const MAX_FACT_CHARS = 400;
  */
 const MAX_ANSWER_CHARS = 300;
 
+/** Adverbs that may open a statement before its subject ("Now I manage two designers"). */
+const OPENING_ADVERBS =
+  'now|currently|recently|lately|finally|usually|often|sometimes|also|still|today|tonight|yesterday|nowadays|meanwhile|eventually';
+
 /** Common words that open a sentence with "'s" without being a name ("Today's", "Everyone's"). */
 const POSSESSIVE_WORDS = new Set(
   `today tomorrow yesterday tonight life everyone everybody someone somebody nobody anyone anybody one
@@ -65,6 +69,9 @@ export function statement(view: MessageView, idx: number): string {
   );
   if (at > 0 && at < (opener ? 120 : 60) && startsWithName(body.slice(at + 2), view.speaker))
     return terminate(capitalize(body));
+  // "Now User manages two designers": an adverb of time before its subject.
+  if (new RegExp(`^(?:${OPENING_ADVERBS}),? ${view.speaker}\\b`, 'i').test(body))
+    return terminate(capitalize(body));
   const dated = body.indexOf(` ${view.speaker} `);
   if (
     dated > 0 &&
@@ -85,8 +92,9 @@ export function statement(view: MessageView, idx: number): string {
   // speaker asked for or advised, not something said to be so.
   const bid = BIDDING.exec(s.core);
   if (bid) {
+    // An assistant's imperative is advice whatever its verb ("Book the rooms early").
     const advice =
-      ADVICE.test(bid[2] ?? bid[3] ?? '') &&
+      (ADVICE.test(bid[2] ?? bid[3] ?? '') || view.msg.role === 'assistant') &&
       !/^\S+\s+(?:me|us)\b/i.test(s.core.replace(LEAD, '').replace(/^please\s+/i, ''));
     const verb = !bid[1] && advice ? 'advised' : 'asked';
     // "For longer trips, ask a friend ..." -> "advised User, for longer trips, to ask a friend ..."

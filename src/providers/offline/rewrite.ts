@@ -276,6 +276,11 @@ export function toThirdPerson(sentence: string, speaker: string, addressee: stri
     }
     const w = lower[i] ?? '';
     const sentenceStart = i === firstWord;
+    // "US" in capitals is the country ("the US east coast"), unless the sentence shouts.
+    if (raw === 'US' && /[a-z]/.test(sentence)) {
+      out.push(raw);
+      continue;
+    }
     // A pronoun written with a capital inside a sentence, before another capitalised word, is
     // part of a name or title ("Our Mutual Friend", "My Fair Lady", "Me Before You").
     if (
