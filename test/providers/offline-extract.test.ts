@@ -1148,4 +1148,27 @@ describe('offline extractor: senders known by a handle alone', () => {
       "Assistant advised User to book a one-to-one meeting with each engineer in User's first week and ask about their goals.",
     );
   });
+
+  it('links a "they" of an answer from the answer itself, and not past a person it may stand for', () => {
+    const out = chat(
+      [
+        ['u-42', 'user', 'What keeps you going with the bakery, Noor?'],
+        [
+          'noor',
+          'user',
+          'Seeing my apprentices improve keeps me going; it is great to help them master the ovens.',
+        ],
+        ['u-42', 'user', 'How do I share my shopping lists with my partner?'],
+        [
+          'assistant',
+          'assistant',
+          "Open the list, choose Share and enter your partner's email address. They will get an invitation by email.",
+        ],
+      ],
+      ['u-42', 'noor'],
+      ['assistant'],
+    ).episode.facts.map((f) => f.content);
+    expect(out.join('\n')).toMatch(/help them \(noor's apprentices\) master the ovens/);
+    expect(out.join('\n')).not.toMatch(/[Tt]hey \(/);
+  });
 });

@@ -111,9 +111,16 @@ export function linkGroups(facts: readonly ExtractedFact[], views: readonly Mess
     const m = PRONOUN.exec(f.content);
     if (!m) return f;
     if (groupsIn(f.content.slice(0, m.index)).length > 0) return f;
-    const first = Math.min(...f.message_ids.map((id) => index.get(id) ?? Number.POSITIVE_INFINITY));
-    if (!Number.isFinite(first)) return f;
-    const own = PRONOUN.exec(views[first]!.msg.content);
+    // The fact's message that holds the pronoun (an answer's, not its question's), else its first.
+    const held = f.message_ids.map((id) => index.get(id)).filter((k): k is number => k !== undefined);
+    if (!held.length) return f;
+    const first =
+      [...held].sort((a, b) => b - a).find((k) => PRONOUN.test(views[k]!.msg.content)) ?? Math.min(...held);
+    const text = views[first]!.msg.content;
+    const own = PRONOUN.exec(text);
+    // "Enter your partner's email. They will get an invitation": a person named just before
+    // may be the one a singular "they" stands for, so no group is said to be.
+    if (own && ONE_PERSON.test(text.slice(Math.max(0, own.index - 120), own.index))) return f;
     const group = referent(views, first, own ? own.index : null);
     if (!group) return f;
     const at = m.index + m[0].length;
@@ -146,6 +153,11 @@ const PERSON_NAMED = new RegExp(
  */
 const CAPITALISED =
   /(?<=\S\s+)(?<!\b(?:named|called|to|in|at|from|near|of|for|into|around|across|via|through)\s+)(?!I\b)[A-Z][a-z]+/g;
+/** One person of someone's ("your partner", "my mum's"; not one of a list), who may be a singular "they". */
+const ONE_PERSON = new RegExp(
+  `\\b(?:my|your|his|her|our|their)\\s+(?:[a-z-]+\\s+)?(?:${FEMALE}|${MALE}|${EITHER})(?:'s)?\\b(?!\\s*(?:,|and\\b|&|or\\b))`,
+  'i',
+);
 const ONLY_MALE = new RegExp(`^(?:${MALE})$`);
 const ONLY_FEMALE = new RegExp(`^(?:${FEMALE})$`);
 const HE_SHE = /^(She|He)(?:'s\s+(been|got|gotten|had)\b|'s\b|(?=\s+[a-z]))/;
