@@ -3,11 +3,12 @@ import { DRIVERS } from '../helpers/drivers.js';
 import { type Fixture, HOUR, openFixture, searchOf, seedEpisode, T0 } from './seed.js';
 
 /**
- * A question asks for a name ("What is my cat's name?") while the memory says what something
- * is called ("a cat called Biscuit"): the english stemmer joins "name" and "named", not
- * "called", so the bridged query (lexicon.ts) holds it.
+ * A question names a kind while the memory names an instance (lexicon.ts KINDS):
+ * - a name asked for ("What is my cat's name?") while the memory says what something is
+ *   called ("a cat called Biscuit"): the english stemmer joins "name" and "named" only;
+ * - a job asked about ("What is my job title?") while the memory tells a promotion.
  */
-describe.each(DRIVERS)('a name asked for finds what something is called [%s]', (driver) => {
+describe.each(DRIVERS)('a kind asked about finds its instance [%s]', (driver) => {
   let f: Fixture;
   const run = searchOf(() => f);
 
@@ -38,6 +39,25 @@ describe.each(DRIVERS)('a name asked for finds what something is called [%s]', (
       subject: 'a wine',
       facts: ['Ida forgot the name of the red wine.'],
     });
+    await seedEpisode(f, {
+      owners: ['ida'],
+      ts: T0 + 4 * HOUR,
+      subject: 'good news',
+      facts: ['Ida was promoted to senior designer in March.'],
+    });
+    // "job" is in many memories, as it is in a long one's
+    const jobs = [
+      'Ida helped Tom with a job.',
+      "Ida's sister has a new job in Oslo.",
+      'Ida hates job interviews.',
+    ];
+    for (const [i, fact] of jobs.entries())
+      await seedEpisode(f, {
+        owners: ['ida'],
+        ts: T0 + (5 + i) * HOUR,
+        subject: `a talk ${i}`,
+        facts: [fact],
+      });
   });
   afterAll(() => f.database.drop());
 
@@ -45,6 +65,10 @@ describe.each(DRIVERS)('a name asked for finds what something is called [%s]', (
     it(`${method}: "What is my cat's name?" finds the cat called Biscuit`, async () => {
       const r = await run({ user_id: 'ida', query: "What is my cat's name?", method });
       expect(r.episodes[0]!.atomic_facts[0]!.content).toMatch(/cat called Biscuit/);
+    });
+    it(`${method}: "What is my job title?" finds the promotion`, async () => {
+      const r = await run({ user_id: 'ida', query: 'What is my job title?', method });
+      expect(r.episodes[0]!.atomic_facts[0]!.content).toMatch(/promoted to senior designer/);
     });
   }
 });
