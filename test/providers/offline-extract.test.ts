@@ -999,8 +999,10 @@ describe('offline extractor: senders known by a handle alone', () => {
       'Notes for the Apollo migration – Budget: 40k.',
       // A label of the talk itself ("Quick context:", "FYI:") still goes.
       "User's sister Ana lives in Porto.",
+      "User's sister is named Ana.",
       // A lone labelled sentence in a chat is said like any other.
       "User said that funny thing: User's neighbour Tom found User's keys in his garden.",
+      "User's neighbour is named Tom.",
     ]);
   });
 

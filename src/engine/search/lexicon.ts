@@ -27,7 +27,10 @@ const KINDS: readonly (readonly [string, string, string?])[] = [
   // "home", "city" and "town" name the kind in a question, but a fact holding them is not
   // always about where one lives ("got home late"): they are cues, not the slot.
   ['live lives living reside based', 'live moved move relocated based', 'home city town'],
-  ['job work works career occupation profession employer', 'job work works hired employer career profession promoted promotion'],
+  [
+    'job work works career occupation profession employer',
+    'job work works hired employer career profession promoted promotion',
+  ],
   [
     'family relatives',
     'wife husband partner mother father sister brother son daughter kids children parents',

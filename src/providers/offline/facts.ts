@@ -8,6 +8,7 @@ import { mentionsDate } from '../../core/dates.js';
 import type { ExtractedFact, ToolCall } from '../../core/ports.js';
 import { ADVICE_VERBS, BIDDING, BIDDING_LEAD, type MessageView, type Sentence } from './analyze.js';
 import { linkGroups } from './coreference.js';
+import { EITHER, FEMALE, MALE, PET } from './nouns.js';
 import { capitalize, contentStems, terminate, truncate } from './text.js';
 
 /** Minimum score for a sentence to become a fact. */
@@ -345,6 +346,43 @@ function ownMentions(view: MessageView, perMessage: number, chosen: ReadonlySet<
     .map((x) => x.i);
 }
 
+/**
+ * "my manager Dana", "our dog Miso", "my older sister Priya Shah": a person or pet of the
+ * speaker's and the name that follows the relation (group 1, group 2).
+ */
+const NAMED_ONE = new RegExp(
+  `\\b(?:[Mm]y|[Oo]ur)\\s+(?:(?:older|younger|little|big|best|new|old|former|ex|late)\\s+)?(${FEMALE}|${MALE}|${EITHER}|${PET})\\s*,?\\s+([A-Z][a-z]+(?:\\s+[A-Z][a-z]+)?)\\b`,
+  'g',
+);
+/** Capitalised words after a relation that are no name ("my sister Monday", "my dog And"). */
+const NOT_NAMES = new Set(
+  'I And The But So Then This That Today Tonight Tomorrow Yesterday Last Next Monday Tuesday Wednesday Thursday Friday Saturday Sunday'.split(
+    ' ',
+  ),
+);
+/** Names said with a relation, kept per message as facts of their own. */
+const MAX_NAMED = 2;
+
+/**
+ * The names a person gives the people and pets of her life in passing ("write a letter to my
+ * manager Dana"), each as a fact of its own: "User's manager is named Dana." A question
+ * asks for the name ("What is my old manager's name?") while the message that gives it is
+ * about something else; the short fact holds both the relation and "named".
+ */
+function namedOnes(v: MessageView): ExtractedFact[] {
+  const out: ExtractedFact[] = [];
+  for (const m of v.msg.content.matchAll(NAMED_ONE)) {
+    const [, relation = '', name = ''] = m;
+    if (NOT_NAMES.has(name.split(' ')[0]!)) continue;
+    out.push({
+      content: `${v.speaker}'s ${relation.toLowerCase()} is named ${name}.`,
+      message_ids: [v.msg.id],
+    });
+    if (out.length >= MAX_NAMED) break;
+  }
+  return out;
+}
+
 /** Atomic facts for a segment (at most `perMessage` of each message, more of a person's long one: ownMentions), deduplicated. */
 export function extractFacts(views: readonly MessageView[], perMessage = 3): ExtractedFact[] {
   const facts: ExtractedFact[] = [];
@@ -377,6 +415,7 @@ export function extractFacts(views: readonly MessageView[], perMessage = 3): Ext
       facts.push({ content: truncate(statement(v, idx), MAX_FACT_CHARS), message_ids: [v.msg.id] });
     }
     facts.push(...toolFacts(views, i));
+    if (v.msg.role === 'user' && perMessage > 0) facts.push(...namedOnes(v));
   });
   return linkGroups(dedupe(facts), views);
 }
