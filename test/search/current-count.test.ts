@@ -45,6 +45,15 @@ describe.each(DRIVERS)('search: a count of her own is the newest she gave [%s]',
       ),
       user('ines', 'Sorry, I miscounted: our choir has three tenors, not two.', T0 + 50 * DAY + 2 * MIN),
     ]);
+    // An amount: "How much ... now?" asks with "much", which no fact of it holds.
+    await addAndFlush(s, key, 'rent-then', [
+      user('ines', 'My rent is 900 euros a month for the flat in Alfama, bills included.', T0 + 60 * DAY),
+      assistant('helper', 'That is a fair rent for Alfama with bills included.', T0 + 60 * DAY + MIN),
+    ]);
+    await addAndFlush(s, key, 'rent-now', [
+      user('ines', 'Ugh, the landlord raised my rent to 980 euros.', T0 + 90 * DAY),
+      assistant('helper', 'Check your contract: rises are often capped once a year.', T0 + 90 * DAY + MIN),
+    ]);
   }, 120_000);
   afterAll(async () => {
     await s?.close();
@@ -71,6 +80,15 @@ describe.each(DRIVERS)('search: a count of her own is the newest she gave [%s]',
     async (method) => {
       const d = await search({ query: 'How many tenors are in our choir?', method, top_k: 10 });
       expect(topFact(d)).toMatch(/three tenors/);
+    },
+  );
+
+  it.each(['hybrid', 'keyword'])(
+    '"How much is my rent now?" ranks the newest amount and its conversation first [%s]',
+    async (method) => {
+      const d = await search({ query: 'How much is my rent now?', method, top_k: 10 });
+      expect(topFact(d)).toMatch(/980 euros/);
+      expect(d.episodes[0].atomic_facts.map((f: any) => f.content).join(' ')).toMatch(/980 euros/);
     },
   );
 });

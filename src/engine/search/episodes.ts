@@ -169,7 +169,10 @@ async function newestWins(
   // too, so the newest move of someone else is no answer. Beside a word asked about, the rest
   // is its verb ("work", "drive": the newest car need not be driven in its fact), and only
   // the names it uses (capitalised where no sentence opens: "What car does Theo drive now?").
-  const others = terms.filter((t) => !slot.includes(t) && !state.has(t));
+  // "How much is my gym membership now?": "much" asks, no fact need hold it.
+  const how = HOW_ASKS.exec(question.text)?.[1]?.toLowerCase();
+  const asks = how ? HOW_LEXEMES[how] : undefined;
+  const others = terms.filter((t) => !slot.includes(t) && !state.has(t) && t !== asks);
   const names = asked ? capitalisedWords(question.text) : [];
   const about = asked ? others.filter((t) => names.some((w) => w.startsWith(t))) : others;
   const close = [...facts]
@@ -196,6 +199,17 @@ async function newestWins(
   const context = Math.max(...close.map((id) => own.get(parent.get(id) ?? '') ?? 0));
   if ((own.get(episode) ?? 0) < context + HAIR) lift(own, episode, context, cap);
 }
+
+/** The word after "how" that asks for an amount, a frequency or a length ("how much", "how many"). */
+const HOW_ASKS = /\bhow\s+(much|many|often|long|far)\b/i;
+/** Their lexemes (the english stemmer's). */
+const HOW_LEXEMES: Record<string, string> = {
+  much: 'much',
+  many: 'mani',
+  often: 'often',
+  long: 'long',
+  far: 'far',
+};
 
 const HAIR = 1e-6;
 
