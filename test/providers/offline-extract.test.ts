@@ -1173,4 +1173,19 @@ describe('offline extractor: senders known by a handle alone', () => {
     expect(out.join('\n')).toMatch(/help them \(noor's apprentices\) master the ovens/);
     expect(out.join('\n')).not.toMatch(/[Tt]hey \(/);
   });
+
+  it('reads an acknowledgement opening a reply past, and any verb after "please" as a request', () => {
+    const out = chat(
+      [
+        ['u-42', 'user', 'Please always run the linter before you push; we use Biome in this repo.'],
+        ['assistant', 'assistant', "Got it, I'll run Biome before every push to the feature branch."],
+      ],
+      ['u-42'],
+      ['assistant'],
+    ).episode.facts.map((f) => f.content);
+    expect(out).toContain(
+      'User asked Assistant to always run the linter before Assistant pushes; User and others use Biome in this repo.',
+    );
+    expect(out).toContain('Assistant will run Biome before every push to the feature branch.');
+  });
 });
