@@ -226,6 +226,14 @@ function toldInThePast(before: string): boolean {
   return PAST.test(clause) && !FUTURE_MARKER.test(clause);
 }
 
+/** True when the clause around `match` (at `offset` of `input`) is told in the past, its words after it too. */
+function pastClause(input: string, offset: number, match: string): boolean {
+  const head = input.slice(0, offset).split(CLAUSE_BREAK).pop() ?? '';
+  const tail = input.slice(offset + match.length).split(CLAUSE_BREAK)[0] ?? '';
+  const clause = `${head} ${tail}`;
+  return !FUTURE_MARKER.test(clause) && (PAST.test(clause) || /\b(?:was|were|did|had)\b/i.test(clause));
+}
+
 /**
  * Rewrites relative date expressions in `text` into absolute ones relative to `now`
  * (Unix ms, UTC). "I went there yesterday" said on 14 March 2024 becomes "I went there on
@@ -246,7 +254,11 @@ export function resolveRelativeDates(text: string, now: number): string {
       const lower = groups.map((g) => (g ?? '').toLowerCase());
       const m = Object.assign(lower, { index: 0, input: text }) as unknown as RegExpExecArray;
       const prep = (groups[1] ?? '').toLowerCase();
-      const r = fn(day, m);
+      // "I went hiking this weekend", said on a weekday: the weekend just gone.
+      const dow = new Date(day).getUTCDay();
+      const gone =
+        /\bthis weekend\b/i.test(match) && dow >= 1 && dow <= 5 && pastClause(input, offset, match);
+      const r = fn(gone ? day - 7 * DAY_MS : day, m);
       const keepPrep = prep !== '' && !['on', 'in', 'at', 'during'].includes(prep);
       const body = keepPrep ? `${groups[1]} ${r.bare}` : r.phrase;
       return /^[A-Z]/.test(match) && !keepPrep ? body.charAt(0).toUpperCase() + body.slice(1) : body;
@@ -281,6 +293,22 @@ const ON_WEEKDAY =
 const ON_THE_DAY =
   /\bon the (\d{1,2})(st|nd|rd|th)\b(?!\s+(?:of|floor|century|anniversary|time|try|attempt|day|week|place|row|grade|page|step|round|lap)\b)/gi;
 
+/** "over the weekend", "on the weekend" with no date after it. */
+const WEEKEND_ALONE = /\b([Oo]ver|[Oo]n|[Aa]t|[Dd]uring|[Ff]or) the weekend\b(?!\s+of\b|s\b)/g;
+/** "the end of the month": of the month of `now`. */
+const MONTH_PART = /\b(the) (end|start|beginning|middle) of the month\b/gi;
+/** A month's name anywhere (the cheap check before MONTH_ALONE). */
+const MONTH_WORD = new RegExp(`\\b(?:${MONTH_NAMES})\\b`);
+/**
+ * A month named alone after a preposition or "early" / "late" / "last" / "next" ("since
+ * January", "in early May", "last October"): no day and no year after it. Case-sensitive:
+ * "May" the month, not "may".
+ */
+const MONTH_ALONE = new RegExp(
+  `\\b((?:[Ii]n|[Ss]ince|[Dd]uring|[Uu]ntil|[Tt]ill|[Bb]y|[Ff]rom|[Bb]efore|[Aa]fter|[Tt]hrough|[Ll]ast|[Nn]ext|[Tt]his)\\s+(?:(?:early|mid|late)[\\s-]+)?|(?:[Ee]arly|[Mm]id|[Ll]ate)[\\s-]+)(${MONTH_NAMES})\\b(?!,?\\s*(?:\\d|of\\s+\\d))`,
+  'g',
+);
+
 /**
  * A day told without its year, or without its month, or by its weekday alone ("born on March
  * 13th", "my birthday, which was on the 3rd", "the party is on Saturday"), given the year
@@ -291,7 +319,8 @@ const ON_THE_DAY =
  * next from today).
  */
 export function withYears(text: string, now: number): string {
-  if (!/\d|\b[Oo]n [MTWFS][a-z]+day\b/.test(text)) return text;
+  if (!/\d|\b[Oo]n [MTWFS][a-z]+day\b|\bweekend\b|\bof the month\b/.test(text) && !MONTH_WORD.test(text))
+    return text;
   const today = dayKey(now);
   const d = new Date(today);
   const y = d.getUTCFullYear();
@@ -339,6 +368,49 @@ export function withYears(text: string, now: number): string {
       const diff =
         tense === 'past' ? -((dow - target + 7) % 7 || 7) : tense === 'future' ? ahead || 7 : ahead;
       return `${match.slice(0, 2)} ${name}${part}, ${formatDate(today + diff * DAY_MS)}`;
+    },
+  );
+  out = out.replace(WEEKEND_ALONE, (match: string, prep: string, offset: number, input: string) => {
+    // The weekend told in the past: the last one (this one, said on it); else the next.
+    const sat = saturdayOfWeek(today);
+    const tense = when(offset, input);
+    const at =
+      tense === 'past'
+        ? sat <= today
+          ? sat
+          : sat - 7 * DAY_MS
+        : sat + DAY_MS >= today
+          ? sat
+          : sat + 7 * DAY_MS;
+    return `${prep} ${weekendOf(at)}`;
+  });
+  out = out.replace(
+    MONTH_PART,
+    (_m: string, the: string, part: string) => `${the} ${part} of ${formatMonth(today)}`,
+  );
+  out = out.replace(
+    MONTH_ALONE,
+    (match: string, lead: string, name: string, offset: number, input: string) => {
+      const month = (MONTHS as readonly string[]).indexOf(name);
+      const cm = d.getUTCMonth();
+      const which = lead.trim().toLowerCase();
+      const tense =
+        which === 'since' ? 'past' : which === 'until' || which === 'till' ? 'future' : when(offset, input);
+      let year: number;
+      if (which === 'last') year = month < cm ? y : y - 1;
+      else if (which === 'next') year = month > cm ? y : y + 1;
+      else if (which === 'this') year = y;
+      else if (tense === 'past') year = month <= cm ? y : y - 1;
+      else if (tense === 'future') year = month >= cm ? y : y + 1;
+      else year = Math.abs(month - cm) <= 6 ? y : month < cm ? y + 1 : y - 1;
+      if (which === 'last' || which === 'next' || which === 'this') {
+        const prep = /\b(?:in|since|until|till|by|from|before|after|during|through)\s+$/i.test(
+          input.slice(0, offset),
+        );
+        const body = `${prep ? '' : 'in '}${name} ${year}`;
+        return /^[A-Z]/.test(match) && !prep ? body.charAt(0).toUpperCase() + body.slice(1) : body;
+      }
+      return `${match.slice(0, match.length - name.length)}${name} ${year}`;
     },
   );
   return out.replace(

@@ -645,7 +645,7 @@ describe('offline extractor: senders known by a handle alone', () => {
       ],
       { humans: ['u-42'], agents: [] },
     ).episode.facts.map((f) => f.content);
-    expect(more).toContain("User's grandfather turns 90 in May.");
+    expect(more).toContain("User's grandfather turns 90 in May 2024.");
     expect(more).toContain("User's aunt is visiting.");
   });
 

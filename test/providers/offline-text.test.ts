@@ -82,6 +82,9 @@ describe('offline text: relative dates', () => {
     ['Next Friday suits me.', MAY_25, 'On Friday, 2 June 2023 suits me.'],
     ['I swam a lot last summer.', MAY_8, 'I swam a lot in summer 2022.'],
     ['It seems like only yesterday.', MAY_8, 'It seems like only yesterday.'],
+    // "this weekend" told in the past on a weekday: the weekend just gone.
+    ['I went hiking this weekend.', MAY_8, 'I went hiking on the weekend of 6-7 May 2023.'],
+    ['I will go hiking this weekend.', MAY_8, 'I will go hiking on the weekend of 13-14 May 2023.'],
   ])('%s', (input, now, expected) => {
     expect(resolveRelativeDates(input, now)).toBe(expected);
   });
@@ -98,6 +101,16 @@ describe('offline text: relative dates', () => {
     ['The recital on the 20th was long.', MAY_8, 'The recital on 20 April 2023 was long.'],
     // The tense of the clause the day is in, not of the one before it.
     ['I got the offer and I start on June 1st!', MAY_8, 'I got the offer and I start on 1 June 2023!'],
+    // The weekend alone, the month's end, a month alone: by the clause's tense (8 May 2023 is a Monday).
+    ['I saw her over the weekend.', MAY_8, 'I saw her over the weekend of 6-7 May 2023.'],
+    ["I'll see her over the weekend.", MAY_8, "I'll see her over the weekend of 13-14 May 2023."],
+    ['By the end of the month I will be done.', MAY_8, 'By the end of May 2023 I will be done.'],
+    ['I have been vegan since January.', MAY_8, 'I have been vegan since January 2023.'],
+    ['We went to Oslo in June.', MAY_8, 'We went to Oslo in June 2022.'],
+    ['We fly to Oslo in June.', MAY_8, 'We fly to Oslo in June 2023.'],
+    ['I moved last October.', MAY_8, 'I moved in October 2022.'],
+    ['Next April we marry.', MAY_8, 'In April 2024 we marry.'],
+    ['You may go in early May.', MAY_8, 'You may go in early May 2023.'],
     // Told in neither tense: the nearest such day.
     ['My exam is on January 5th.', Date.UTC(2023, 11, 20), 'My exam is on 5 January 2024.'],
     ['My birthday is March 13th.', MAY_8, 'My birthday is 13 March 2023.'],
