@@ -1188,4 +1188,26 @@ describe('offline extractor: senders known by a handle alone', () => {
     );
     expect(out).toContain('Assistant will run Biome before every push to the feature branch.');
   });
+
+  it('reads a letter a person pastes without what announces it or its salutation, her experience as her occupation', () => {
+    const x = chat(
+      [
+        [
+          'u-42',
+          'user',
+          'Can you check my cover letter? Here it is: Dear Hiring Manager, I am writing to apply for the head gardener post at Elm Park. I have six years of experience in public gardens at Kew, where I ran the glasshouse team.',
+        ],
+      ],
+      ['u-42'],
+    );
+    const facts = x.episode.facts.map((f) => f.content);
+    expect(facts).toContain('User is writing to apply for the head gardener post at Elm Park.');
+    expect(facts.join(' ')).not.toMatch(/Here it is|Dear Hiring Manager/);
+    expect(x.profiles[0]!.explicit_info).toContainEqual(
+      expect.objectContaining({
+        category: 'occupation',
+        description: expect.stringMatching(/six years of experience/),
+      }),
+    );
+  });
 });

@@ -191,6 +191,10 @@ const PLACEHOLDER = /^\[[^\]]{1,40}\]$/;
 /** A label that says how the rest is meant, not what it is about ("Quick context:", "FYI:"). */
 const TALK_LABEL =
   /^(?:(?:quick|brief|short|small|side|some|just an?|an?|one more|final|important)\s+)?(?:context|note|notes|update|reminder|background|fyi|ps|p\.s\.|btw|edit|tl;?dr|heads[- ]up|info|summary|recap|question|thought|idea|warning|correction|aside)\s*:\s+(?=\S)/i;
+/** "Here it is:", "Here's my draft:" and a letter's salutation opening the same sentence. */
+const PASTED =
+  /^(?:(?:here(?:'s| is) (?:it|(?:my|the) (?:\w+ )?(?:draft|letter|email|text|version|message|note|cover letter))|here it is)\s*:\s*)?(?:dear [\p{L} .'-]{1,40},\s+)(?=\S)|^(?:here(?:'s| is) (?:it|(?:my|the) (?:\w+ )?(?:draft|letter|email|text|version|message|note|cover letter))|here it is)\s*:\s+(?=\S)/iu;
+
 /** "Good news, ...", "Big news: ...": how the speaker takes what follows. */
 const NEWS =
   /^(?:some\s+)?(?:good|great|big|exciting|happy|sad|bad|wonderful|amazing|fantastic|terrible|awful)\s+news\s*(?:[,:]|\s[-–—])\s*(?=\S)/i;
@@ -209,6 +213,9 @@ export function stripInterjections(sentence: string, names: readonly string[]): 
       .replace(TALK_LABEL, '')
       // "Good news, I got the job": how the news is taken, not what it is.
       .replace(NEWS, '')
+      // "Here it is: Dear Hiring Manager, I am writing ...": what announces a pasted text and
+      // the text's salutation.
+      .replace(PASTED, '')
       .replace(/^(?:and|but|so|plus|also|anyway|well|oh|still|by the way|btw)\b,?\s+(?=\S)/i, '')
       .replace(FRAME, '');
     if (next === s) break;
