@@ -106,6 +106,22 @@ describe('offline extractor: profiles', () => {
     ]);
   });
 
+  it('keeps an occupation said with its qualifiers ("a 41-year-old school nurse") as the occupation', () => {
+    const m = builder();
+    const out = extract(
+      [
+        m({
+          sender_id: 'r',
+          sender_name: 'Rui',
+          role: 'user',
+          content: "For context, I'm a 41-year-old school nurse living in Braga with my husband.",
+        }),
+      ],
+      { humans: ['r'], agents: [] },
+    );
+    expect(out.profiles[0]!.explicit_info.map((e) => e.category)).toEqual(['occupation']);
+  });
+
   it('skips humans who did not speak and never profiles agents', () => {
     const out = extract(travelSegment(), { humans: ['u_alice', 'u_bob', 'u_absent'], agents: ['a_helper'] });
     expect(out.profiles.map((p) => p.user_id)).toEqual(['u_alice', 'u_bob']);

@@ -47,7 +47,7 @@ const PATTERNS: [ProfileCategory, RegExp][] = [
   [
     'occupation',
     new RegExp(
-      `\\bi work (?:as|at|for|in|on)\\b|\\bi teach (?:\\w+ )?(?:grade|school|class|classes|kindergarten|preschool|at|in|english|math|maths|science|history|music|art|yoga|piano)\\b|\\bmy (?:job|career|business|employer|startup)\\b|\\bstarted (?:a|my) (?:new )?job\\b|\\b(?:job|position|role|career) as (?:an? )?(?:\\w+ )?(?:${OCCUPATIONS})\\b|\\bi(?:'m| am) (?:an? )?(?:\\w+ )?(?:${OCCUPATIONS})\\b|\\bi(?:'ve| have) been working (?:as|at|for)\\b|\\bgot (?:a|the|my) (?:new )?job\\b|\\bpromot(?:ed|ion)\\b|\\bi (?:got hired|quit my job|was laid off|retired)\\b|\\bi have (?:\\w+ )?(?:\\d+|one|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty) years? of (?:\\w+ )?experience\\b`,
+      `\\bi work (?:as|at|for|in|on)\\b|\\bi teach (?:\\w+ )?(?:grade|school|class|classes|kindergarten|preschool|at|in|english|math|maths|science|history|music|art|yoga|piano)\\b|\\bmy (?:job|career|business|employer|startup)\\b|\\bstarted (?:a|my) (?:new )?job\\b|\\b(?:job|position|role|career) as (?:an? )?(?:\\w+ )?(?:${OCCUPATIONS})\\b|\\bi(?:'m| am) (?:an? )?(?:[\\w-]+ ){0,2}(?:${OCCUPATIONS})\\b|\\bi(?:'ve| have) been working (?:as|at|for)\\b|\\bgot (?:a|the|my) (?:new )?job\\b|\\bpromot(?:ed|ion)\\b|\\bi (?:got hired|quit my job|was laid off|retired)\\b|\\bi have (?:\\w+ )?(?:\\d+|one|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty) years? of (?:\\w+ )?experience\\b`,
     ),
   ],
   // What a job is like (shifts, colleagues, the boss): several at once, where the occupation
