@@ -122,6 +122,22 @@ describe('offline extractor: profiles', () => {
     expect(out.profiles[0]!.explicit_info.map((e) => e.category)).toEqual(['occupation']);
   });
 
+  it('keeps a diet kept for years ("I\'ve been vegetarian") and a job said with an adverb ("I currently work as")', () => {
+    const m = builder();
+    const rui = { sender_id: 'r', sender_name: 'Rui', role: 'user' as const };
+    const out = extract(
+      [
+        m({ ...rui, content: "I've been vegan for about four years." }),
+        m({ ...rui, content: 'I currently work as a baker at a bakery in Porto.' }),
+      ],
+      { humans: ['r'], agents: [] },
+    );
+    expect(out.profiles[0]!.explicit_info.map((e) => [e.category, e.description])).toEqual([
+      ['diet', 'Rui has been vegan for about four years.'],
+      ['occupation', 'Rui currently works as a baker at a bakery in Porto.'],
+    ]);
+  });
+
   it('skips humans who did not speak and never profiles agents', () => {
     const out = extract(travelSegment(), { humans: ['u_alice', 'u_bob', 'u_absent'], agents: ['a_helper'] });
     expect(out.profiles.map((p) => p.user_id)).toEqual(['u_alice', 'u_bob']);

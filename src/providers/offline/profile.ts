@@ -47,7 +47,7 @@ const PATTERNS: [ProfileCategory, RegExp][] = [
   [
     'occupation',
     new RegExp(
-      `\\bi work (?:as|at|for|in|on)\\b|\\bi teach (?:\\w+ )?(?:grade|school|class|classes|kindergarten|preschool|at|in|english|math|maths|science|history|music|art|yoga|piano)\\b|\\bmy (?:job|career|business|employer|startup)\\b|\\bstarted (?:a|my) (?:new )?job\\b|\\b(?:job|position|role|career) as (?:an? )?(?:\\w+ )?(?:${OCCUPATIONS})\\b|\\bi(?:'m| am) (?:an? )?(?:[\\w-]+ ){0,2}(?:${OCCUPATIONS})\\b|\\bi(?:'ve| have) been working (?:as|at|for)\\b|\\bgot (?:a|the|my) (?:new )?job\\b|\\bpromot(?:ed|ion)\\b|\\bi (?:got hired|quit my job|was laid off|retired)\\b|\\bi have (?:\\w+ )?(?:\\d+|one|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty) years? of (?:\\w+ )?experience\\b`,
+      `\\bi (?:currently |now |still |mostly |mainly )?work (?:as|at|for|in|on)\\b|\\bi teach (?:\\w+ )?(?:grade|school|class|classes|kindergarten|preschool|at|in|english|math|maths|science|history|music|art|yoga|piano)\\b|\\bmy (?:job|career|business|employer|startup)\\b|\\bstarted (?:a|my) (?:new )?job\\b|\\b(?:job|position|role|career) as (?:an? )?(?:\\w+ )?(?:${OCCUPATIONS})\\b|\\bi(?:'m| am) (?:an? )?(?:[\\w-]+ ){0,2}(?:${OCCUPATIONS})\\b|\\bi(?:'ve| have) been working (?:as|at|for)\\b|\\bgot (?:a|the|my) (?:new )?job\\b|\\bpromot(?:ed|ion)\\b|\\bi (?:got hired|quit my job|was laid off|retired)\\b|\\bi have (?:\\w+ )?(?:\\d+|one|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty) years? of (?:\\w+ )?experience\\b`,
     ),
   ],
   // What a job is like (shifts, colleagues, the boss): several at once, where the occupation
@@ -68,7 +68,7 @@ const PATTERNS: [ProfileCategory, RegExp][] = [
   ],
   [
     'diet',
-    /\bi(?:'m| am) (?:a |an |strictly |mostly |fully )?(?:vegetarian|vegan|pescatarian|flexitarian|keto|paleo|gluten-free|dairy-free|kosher|halal|teetotal)\b|\bi (?:don't|do not|never|no longer|can't|cannot) (?:eat|drink)\b|\bmy diet\b|\bi(?:'m| am) on (?:a|the) [\w-]+ diet\b|\bi(?:'m| am)? (?:trying to )?(?:avoid(?:ing)?|gave up|giv(?:e|ing) up|cut(?:ting)? (?:out|down on|back on)) (?:on )?(?:red meat|meat|dairy|gluten|sugar|alcohol|caffeine|carbs)\b/,
+    /\bi(?:'m| am|'ve been| have been) (?:a |an |strictly |mostly |fully )?(?:vegetarian|vegan|pescatarian|flexitarian|keto|paleo|gluten-free|dairy-free|kosher|halal|teetotal)\b|\bi (?:don't|do not|never|no longer|can't|cannot) (?:eat|drink)\b|\bmy diet\b|\bi(?:'m| am) on (?:a|the) [\w-]+ diet\b|\bi(?:'m| am)? (?:trying to )?(?:avoid(?:ing)?|gave up|giv(?:e|ing) up|cut(?:ting)? (?:out|down on|back on)) (?:on )?(?:red meat|meat|dairy|gluten|sugar|alcohol|caffeine|carbs)\b/,
   ],
   ['allergy', /\ballerg(?:y|ies|ic)\b|\bintoleran(?:t|ce)\b|\banaphyla\w*/],
   [
