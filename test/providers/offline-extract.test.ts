@@ -1149,6 +1149,20 @@ describe('offline extractor: senders known by a handle alone', () => {
     expect(out).toContain(
       "Assistant advised User to book a one-to-one meeting with each engineer in User's first week and ask about their goals.",
     );
+    // A name is text, never a pattern: one that would not compile as a regular expression.
+    const m = builder();
+    const odd = extract(
+      [
+        m({
+          sender_id: 'u',
+          sender_name: 'Kim (ops team',
+          role: 'user',
+          content: 'Now I manage four engineers at the plant.',
+        }),
+      ],
+      { humans: ['u'], agents: [] },
+    ).episode.facts.map((f) => f.content);
+    expect(odd).toEqual(['Now Kim (ops team manages four engineers at the plant.']);
   });
 
   it('links a "they" of an answer from the answer itself, and not past a person it may stand for', () => {

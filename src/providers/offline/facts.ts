@@ -24,9 +24,9 @@ const MAX_FACT_CHARS = 400;
  */
 const MAX_ANSWER_CHARS = 300;
 
-/** Adverbs that may open a statement before its subject ("Now I manage two designers"). */
-const OPENING_ADVERBS =
-  'now|currently|recently|lately|finally|usually|often|sometimes|also|still|today|tonight|yesterday|nowadays|meanwhile|eventually';
+/** An adverb that may open a statement before its subject ("Now I manage two designers"). */
+const OPENING_ADVERB =
+  /^(?:now|currently|recently|lately|finally|usually|often|sometimes|also|still|today|tonight|yesterday|nowadays|meanwhile|eventually),? /i;
 
 /** Common words that open a sentence with "'s" without being a name ("Today's", "Everyone's"). */
 const POSSESSIVE_WORDS = new Set(
@@ -71,7 +71,8 @@ export function statement(view: MessageView, idx: number): string {
   if (at > 0 && at < (opener ? 120 : 60) && startsWithName(body.slice(at + 2), view.speaker))
     return terminate(capitalize(body));
   // "Now User manages two designers": an adverb of time before its subject.
-  if (new RegExp(`^(?:${OPENING_ADVERBS}),? ${view.speaker}\\b`, 'i').test(body))
+  const adverb = OPENING_ADVERB.exec(body);
+  if (adverb && startsWithName(body.slice(adverb[0].length), view.speaker))
     return terminate(capitalize(body));
   const dated = body.indexOf(` ${view.speaker} `);
   if (
