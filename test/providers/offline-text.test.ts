@@ -255,6 +255,13 @@ describe('offline text: interjections', () => {
     expect(stripInterjections('By the way I moved to Porto haha', [])).toBe('I moved to Porto');
     expect(stripInterjections("I'm Sofia, by the way.", [])).toBe("I'm Sofia.");
     expect(stripInterjections('I moved to Porto btw', [])).toBe('I moved to Porto');
+    // Asked for someone else: the pronoun after the frame stands for that person.
+    expect(stripInterjections('Asking for my neighbour Ruth, her cat Oscar is fifteen.', [])).toBe(
+      "my neighbour Ruth's cat Oscar is fifteen.",
+    );
+    expect(stripInterjections('Asking for a friend: she wants to learn to knit.', [])).toBe(
+      'a friend wants to learn to knit.',
+    );
     // How the news is taken, not what it is.
     expect(stripInterjections('Good news, I got the job!', [])).toBe('I got the job!');
     expect(stripInterjections('Some sad news - my uncle sold the farm.', [])).toBe('my uncle sold the farm.');

@@ -195,6 +195,10 @@ const TALK_LABEL =
 const PASTED =
   /^(?:(?:here(?:'s| is) (?:it|(?:my|the) (?:\w+ )?(?:draft|letter|email|text|version|message|note|cover letter))|here it is)\s*:\s*)?(?:dear [\p{L} .'-]{1,40},\s+)(?=\S)|^(?:here(?:'s| is) (?:it|(?:my|the) (?:\w+ )?(?:draft|letter|email|text|version|message|note|cover letter))|here it is)\s*:\s+(?=\S)/iu;
 
+/** "Asking for my neighbour Ruth, her cat ...": the frame and the pronoun that stands for its person. */
+const ASKING_FOR =
+  /^asking for ((?:my|our|a) [^,:;.!?]{1,40}?)\s*[,:;-]\s+(her|his|their|she|he|they)\s+(?=\S)/i;
+
 /** "Good news, ...", "Big news: ...": how the speaker takes what follows. */
 const NEWS =
   /^(?:some\s+)?(?:good|great|big|exciting|happy|sad|bad|wonderful|amazing|fantastic|terrible|awful)\s+news\s*(?:[,:]|\s[-–—])\s*(?=\S)/i;
@@ -216,6 +220,10 @@ export function stripInterjections(sentence: string, names: readonly string[]): 
       // "Here it is: Dear Hiring Manager, I am writing ...": what announces a pasted text and
       // the text's salutation.
       .replace(PASTED, '')
+      // "Asking for my neighbour Ruth, her cat is fifteen": the one asked for is whom it is about.
+      .replace(ASKING_FOR, (_m, who: string, pronoun: string) =>
+        /^(?:she|he|they)$/i.test(pronoun) ? `${who} ` : `${who}'s `,
+      )
       .replace(/^(?:and|but|so|plus|also|anyway|well|oh|still|by the way|btw)\b,?\s+(?=\S)/i, '')
       .replace(FRAME, '');
     if (next === s) break;
