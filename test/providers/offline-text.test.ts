@@ -19,6 +19,13 @@ describe('offline text: sentences and tokens', () => {
       'Yes',
     ]);
     expect(splitSentences('   ')).toEqual([]);
+    // The unit of an amount is no initial: "$71k." and "10K." end their sentences.
+    expect(splitSentences('I make about $71k. Should we save more? I ran 10K. Ask J. Smith.')).toEqual([
+      'I make about $71k.',
+      'Should we save more?',
+      'I ran 10K.',
+      'Ask J. Smith.',
+    ]);
   });
 
   it('tokenises with straightened apostrophes and stems lightly', () => {
@@ -159,6 +166,13 @@ describe('offline text: third-person rewriting', () => {
       'Flights from the US east coast cost more.',
     );
     expect(toThirdPerson('Send us a postcard.', 'Bob', 'Kim').text).toBe('Send Bob and others a postcard.');
+    // "and I" after a clause with its own verb opens a clause of the speaker's.
+    expect(toThirdPerson('My wife makes $62k and I make about $71k.', 'Bob', null).text).toBe(
+      "Bob's wife makes $62k and Bob makes about $71k.",
+    );
+    expect(toThirdPerson('My parents and I go sailing.', 'Bob', null).text).toBe(
+      "Bob's parents and Bob go sailing.",
+    );
     // A subject joined to another takes no verb of its own ("ands").
     expect(toThirdPerson('You and Ana should come.', 'Bob', 'Kim').text).toBe('Kim and Ana should come.');
     expect(toThirdPerson('I and Ana went.', 'Bob', null).text).toBe('Bob and Ana went.');

@@ -451,10 +451,17 @@ export function toThirdPerson(sentence: string, speaker: string, addressee: stri
  * True when "I" closes a compound subject ("My husband and I go"): the clause so far is
  * short, ends in "and"/"or" and has no subject of the speaker yet.
  */
+/** A finite verb that shows a clause before "and I" has its own: common -s forms, any -ed form. */
+const CLAUSE_VERB =
+  /^(?:is|was|are|were|has|had|have|does|did|makes|works|lives|earns|gets|goes|likes|loves|wants|needs|says|takes|pays|costs|runs|starts|[a-z]{3,}ed)$/i;
+
 function isCompoundSubject(before: string, speaker: string): boolean {
   const clause = before.split(/[,;:.!?—–]|\s-\s/).pop() ?? '';
   if (!/\b(and|or)\s*$/i.test(clause)) return false;
   const words = clause.trim().split(/\s+/);
+  // "My wife makes $62k and I make ...": a clause with a verb of its own before "and" is no
+  // subject joined to "I".
+  if (words.some((w) => CLAUSE_VERB.test(w))) return false;
   const standalone = words.some((w) => w === speaker);
   return !standalone && words.length >= 2 && words.length <= 5;
 }

@@ -60,7 +60,9 @@ export function splitSentences(text: string): string[] {
       const end = m.index + m[0].length;
       const before = line.slice(start, m.index);
       const lastWord = (/([A-Za-z.]+)$/.exec(before)?.[1] ?? '').toLowerCase();
-      const isAbbrev = m[0] === '.' && (ABBREVIATIONS.has(lastWord) || /^[a-z]$/i.test(lastWord));
+      // An initial ("J.") is a letter alone, not the unit of an amount ("$71k.", "10K.").
+      const initial = /^[a-z]$/i.test(lastWord) && !/\d[A-Za-z]$/.test(before);
+      const isAbbrev = m[0] === '.' && (ABBREVIATIONS.has(lastWord) || initial);
       if (isAbbrev) continue;
       // An inline list's number ("... three options: 1. Lentil soup. 2. ...") opens the next
       // sentence, not ends this one: it is dropped, and the sentence ends before it.
