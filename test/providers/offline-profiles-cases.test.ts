@@ -138,6 +138,23 @@ describe('offline extractor: profiles', () => {
     ]);
   });
 
+  it('keeps her age said alone, a health measure, her doctor and a pastime she took up', () => {
+    const m = builder();
+    const rui = { sender_id: 'r', sender_name: 'Rui', role: 'user' as const };
+    const out = extract(
+      [
+        m({ ...rui, content: "I'm 46 and my blood pressure is 150 over 95." }),
+        m({ ...rui, content: 'My physiotherapist, Ana Reis, thinks my knee will heal by June.' }),
+        m({ ...rui, content: 'I started swimming twice a week at the public pool.' }),
+      ],
+      { humans: ['r'], agents: [] },
+    );
+    const items = out.profiles[0]!.explicit_info.map((e) => [e.category, e.description]);
+    expect(items).toContainEqual(['identity', 'Rui is 46.']);
+    expect(items.filter(([c]) => c === 'health').length).toBe(2);
+    expect(items).toContainEqual(['hobby', 'Rui started swimming twice a week at the public pool.']);
+  });
+
   it('skips humans who did not speak and never profiles agents', () => {
     const out = extract(travelSegment(), { humans: ['u_alice', 'u_bob', 'u_absent'], agents: ['a_helper'] });
     expect(out.profiles.map((p) => p.user_id)).toEqual(['u_alice', 'u_bob']);

@@ -42,7 +42,7 @@ const PASTIMES_ING =
 const PATTERNS: [ProfileCategory, RegExp][] = [
   [
     'identity',
-    /\bmy name is\b|\bi(?:'m| am) (?:a |an )?(?:trans(?:gender)?(?: woman| man)?|gay|lesbian|bisexual|bi|queer|non-?binary|pansexual|asexual|christian|muslim|jewish|buddhist|hindu|atheist|introvert|extrovert|\d{1,3} years old|(?:single )?(?:mom|mother|dad|father|parent)|immigrant)\b|\bmy (?:transition|identity|pronouns|religion|faith)\b|\bcoming out\b|\bi (?:came out|transitioned)\b/,
+    /\bmy name is\b|\bi(?:'m| am) (?:a |an )?(?:trans(?:gender)?(?: woman| man)?|gay|lesbian|bisexual|bi|queer|non-?binary|pansexual|asexual|christian|muslim|jewish|buddhist|hindu|atheist|introvert|extrovert|\d{1,3} years old|(?:single )?(?:mom|mother|dad|father|parent)|immigrant)\b|\bi(?:'m| am) \d{1,2}(?=\s*(?:$|[,.!;]|and\b|now\b|this\b))|\bmy (?:transition|identity|pronouns|religion|faith)\b|\bcoming out\b|\bi (?:came out|transitioned)\b/,
   ],
   [
     'occupation',
@@ -84,7 +84,7 @@ const PATTERNS: [ProfileCategory, RegExp][] = [
   ],
   [
     'health',
-    /\bmy (?:doctor|therapist|therapy|health|diagnosis|surgery|injury|medication|meds)\b|\b(?:going to|go to|started|attending|attend|in) (?:couples |group )?therapy\b|\bburn(?:t|ed) out\b|\bi(?:'m| am) (?:sick|ill|injured|recovering)\b|\bi (?:broke|hurt|injured|sprained|was diagnosed)\b|\bdiagnosed\b|\b(?:my )?(?:anxiety|depression|migraines?|asthma|diabetes)\b|\bhospital\b/,
+    /\bmy (?:doctor|therapist|therapy|health|diagnosis|surgery|injury|medication|meds)\b|\b(?:going to|go to|started|attending|attend|in) (?:couples |group )?therapy\b|\bburn(?:t|ed) out\b|\bi(?:'m| am) (?:sick|ill|injured|recovering)\b|\bi (?:broke|hurt|injured|sprained|was diagnosed)\b|\bdiagnosed\b|\b(?:my )?(?:anxiety|depression|migraines?|asthma|diabetes|cholesterol|blood pressure|blood sugar)\b|\bhospital\b|\bmy (?:\w+ )?(?:pediatrician|paediatrician|physio(?:therapist)?|dentist|gp|check-?up)\b/,
   ],
   [
     'plan',
@@ -102,6 +102,8 @@ const PATTERNS: [ProfileCategory, RegExp][] = [
         // A pastime kept up: "I usually run 20 miles a week", "I've been reading a lot lately".
         `\\b(?:i|we) (?:usually |often |regularly |always |still )?(?:${PASTIMES})s?\\b(?:\\s+[\\w,'-]+){0,5}\\s+(?:every|each|a|per|twice a|three times a) (?:day|week|weekend|morning|evening|night|month)\\b`,
         `\\bi(?:'ve| have) been (?:\\w+ )?(?:${PASTIMES_ING}) (?:a lot|lately|recently|more|every|again)\\b`,
+        // Taken up: "I started running three mornings a week".
+        `\\b(?:i|we)(?:'ve| have)? (?:just |recently )?(?:started|began|taken up|took up) (?:${PASTIMES_ING})\\b`,
       ].join('|'),
     ),
   ],
