@@ -1224,4 +1224,29 @@ describe('offline extractor: senders known by a handle alone', () => {
       }),
     );
   });
+
+  it('tells "Don\'t ..." as asked or advised not to, past an opening "FYI"; not "Don\'t know ..."', () => {
+    const out = chat(
+      [
+        ['u-42', 'user', "Don't touch the legacy billing module, the payments team owns it."],
+        ['u-42', 'user', 'FYI the staging database moved to port 5544 this morning.'],
+        ['u-42', 'user', "Don't know why the nightly build keeps failing on the payments tests."],
+        [
+          'assistant',
+          'assistant',
+          "Don't rerun the whole pipeline; retry only the failed payments job first.",
+        ],
+      ],
+      ['u-42'],
+      ['assistant'],
+    ).episode.facts.map((f) => f.content);
+    expect(out).toContain(
+      'User asked Assistant not to touch the legacy billing module, the payments team owns it.',
+    );
+    expect(out.join(' ')).toMatch(/User said that the staging database moved to port 5544/);
+    expect(out.join(' ')).not.toMatch(/FYI|asked Assistant not to know/);
+    expect(out).toContain(
+      'Assistant advised User not to rerun the whole pipeline; retry only the failed payments job first.',
+    );
+  });
 });

@@ -181,7 +181,7 @@ export const BIDDING_LEAD =
  * "Book club was fun" and "Plan B worked" stay statements.
  */
 export const BIDDING = new RegExp(
-  `^(?:${BIDDING_LEAD})?(please\\s+)?(?:(?<=please\\s+)(?:(?:never|always|just|not)\\s+)?[a-z]+\\s+\\S|(try|avoid|consider|write|explain|summari[sz]e|translate|describe|generate|draft|rewrite|recommend|suggest|tell|give|show|remind|calculate|compare)\\s+\\S|(make|create|help|fix|find|send|book|call|bring|buy|plan|list|check|${ADVICE_VERBS})\\s+(?:me|us|a|an|the|some|this|that|these|those|it|them|him|her|my|your|our|other|others|to|out|up|on|for|with|about|more|at|in|into|off|down|back|over|each|every|all|any|plenty|lots|both|one|two|three|several|many|few|half|extra|enough|yourself|\\d+|\\w+ing)\\b)`,
+  `^(?:${BIDDING_LEAD})?(please\\s+)?(?:(?:don't|do not|never)\\s+(?!(?:know|think|feel|remember|have|care|want|need|like|get|mind|see|understand|believe|agree|blame|recall|expect|wanna)\\b)[a-z]+\\s+\\S|(?<=please\\s+)(?:(?:never|always|just|not)\\s+)?[a-z]+\\s+\\S|(try|avoid|consider|write|explain|summari[sz]e|translate|describe|generate|draft|rewrite|recommend|suggest|tell|give|show|remind|calculate|compare)\\s+\\S|(make|create|help|fix|find|send|book|call|bring|buy|plan|list|check|${ADVICE_VERBS})\\s+(?:me|us|a|an|the|some|this|that|these|those|it|them|him|her|my|your|our|other|others|to|out|up|on|for|with|about|more|at|in|into|off|down|back|over|each|every|all|any|plenty|lots|both|one|two|three|several|many|few|half|extra|enough|yourself|\\d+|\\w+ing)\\b)`,
   'i',
 );
 
@@ -224,7 +224,7 @@ export function stripInterjections(sentence: string, names: readonly string[]): 
       .replace(ASKING_FOR, (_m, who: string, pronoun: string) =>
         /^(?:she|he|they)$/i.test(pronoun) ? `${who} ` : `${who}'s `,
       )
-      .replace(/^(?:and|but|so|plus|also|anyway|well|oh|still|by the way|btw)\b,?\s+(?=\S)/i, '')
+      .replace(/^(?:and|but|so|plus|also|anyway|well|oh|still|by the way|btw|fyi)\b,?\s+(?=\S)/i, '')
       .replace(FRAME, '');
     if (next === s) break;
     s = next;

@@ -102,9 +102,14 @@ export function statement(view: MessageView, idx: number): string {
     // "For longer trips, ask a friend ..." -> "advised User, for longer trips, to ask a friend ..."
     const lead = LEAD.exec(rest)?.[0] ?? '';
     const whom = `${view.addressee ? ` ${view.addressee}` : ''}${lead ? `, ${lead.trim()}` : ''}`;
-    return terminate(
-      capitalize(`${view.speaker} ${verb}${whom} to ${rest.slice(lead.length).replace(/^please\s+/i, '')}`),
-    );
+    // "Don't touch ..." -> "asked User not to touch ...", "Never ..." -> "never to ...".
+    const what = rest
+      .slice(lead.length)
+      .replace(/^please\s+/i, '')
+      .replace(/^(?:don't|do not)\s+/i, 'not to ')
+      .replace(/^never\s+/i, 'never to ');
+    const to = /^(?:not|never) to /.test(what) ? '' : 'to ';
+    return terminate(capitalize(`${view.speaker} ${verb}${whom} ${to}${what}`));
   }
   if (s.secondPerson && view.addressee)
     return terminate(capitalize(`${view.speaker} told ${view.addressee} that ${rest}`));
