@@ -311,12 +311,12 @@ const MONTH_ALONE = new RegExp(
 
 /**
  * A day told without its year, or without its month, or by its weekday alone ("born on March
- * 13th", "my birthday, which was on the 3rd", "the party is on Saturday"), given the year
- * (and month, and week) of `now` (Unix ms, UTC): "born on 13 March 2024", "which was on 3
- * March 2024", "on Saturday, 16 March 2024". A clause told in the past takes the latest such
- * day up to now, one of the future the next from now; any other, the day of the current
- * year (a month's day: of the current month, or the next when it has passed; a weekday: the
- * next from today).
+ * 13th", "my birthday, which was on the 3rd", "the party is on Saturday"), and a month, the
+ * weekend or the month's end told alone ("since January", "over the weekend", "by the end of
+ * the month"), given the year (and month, and week) of `now` (Unix ms, UTC): "born on 13
+ * March 2024", "which was on 3 March 2024", "on Saturday, 16 March 2024". A clause told in
+ * the past takes the latest such day up to now; any other the next from now, as a plan or a
+ * schedule is told in the present ("my exam is on January 5th", "a trip in October").
  */
 export function withYears(text: string, now: number): string {
   if (!/\d|\b[Oo]n [MTWFS][a-z]+day\b|\bweekend\b|\bof the month\b/.test(text) && !MONTH_WORD.test(text))
@@ -344,9 +344,10 @@ export function withYears(text: string, now: number): string {
     const n = Number(day);
     if (month < 0 || n < 1 || n > 31) return match;
     const dates = [y - 1, y, y + 1].map((yy) => Date.UTC(yy, month, n));
-    // Told in neither tense ("my exam is on January 5th", said in December): the nearest.
-    const nearest = dates.reduce((a, b) => (Math.abs(b - today) < Math.abs(a - today) ? b : a));
-    return formatDate(pick(dates, when(offset, input), nearest));
+    // Told in neither tense ("my exam is on January 5th", said in December): the next, as a
+    // plan or a schedule is said in the present.
+    const next = dates.find((t) => t >= today) ?? Date.UTC(y, month, n);
+    return formatDate(pick(dates, when(offset, input), next));
   };
   let out = text.replace(
     MONTH_DAY,
@@ -402,7 +403,7 @@ export function withYears(text: string, now: number): string {
       else if (which === 'this') year = y;
       else if (tense === 'past') year = month <= cm ? y : y - 1;
       else if (tense === 'future') year = month >= cm ? y : y + 1;
-      else year = Math.abs(month - cm) <= 6 ? y : month < cm ? y + 1 : y - 1;
+      else year = month >= cm ? y : y + 1;
       if (which === 'last' || which === 'next' || which === 'this') {
         const prep = /\b(?:in|since|until|till|by|from|before|after|during|through)\s+$/i.test(
           input.slice(0, offset),

@@ -98,7 +98,7 @@ describe('offline extractor: profiles', () => {
       ['location', 'Kim has been living in Leeds for three years now.'],
       ['location', 'Kim and others just moved into a new flat in Bristol.'],
       ['occupation', 'Kim teaches third grade at a small village school.'],
-      ['plan', 'Kim is training for a half marathon in October 2023.'],
+      ['plan', 'Kim is training for a half marathon in October 2024.'],
       ['allergy', 'Kim is lactose intolerant.'],
       // Her name as she gives it; where she is this week is no identity.
       ['identity', 'Kim is Kim Sato.'],

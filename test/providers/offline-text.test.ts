@@ -118,9 +118,14 @@ describe('offline text: relative dates', () => {
     ['I moved last October.', MAY_8, 'I moved in October 2022.'],
     ['Next April we marry.', MAY_8, 'In April 2024 we marry.'],
     ['You may go in early May.', MAY_8, 'You may go in early May 2023.'],
-    // Told in neither tense: the nearest such day.
+    // Told in neither tense: the next such day (a plan, a schedule).
     ['My exam is on January 5th.', Date.UTC(2023, 11, 20), 'My exam is on 5 January 2024.'],
-    ['My birthday is March 13th.', MAY_8, 'My birthday is 13 March 2023.'],
+    ['My dentist appointment is March 13th.', MAY_8, 'My dentist appointment is 13 March 2024.'],
+    [
+      'Can you help me plan a trip in October?',
+      Date.UTC(2024, 2, 14),
+      'Can you help me plan a trip in October 2024?',
+    ],
     ['The recital is on the 20th.', MAY_8, 'The recital is on 20 May 2023.'],
     ['The recital is on the 3rd.', MAY_8, 'The recital is on 3 June 2023.'],
     // A weekday alone: the last one in the past, else the next from today (8 May 2023 is a Monday).
@@ -166,6 +171,9 @@ describe('offline text: third-person rewriting', () => {
       'Flights from the US east coast cost more.',
     );
     expect(toThirdPerson('Send us a postcard.', 'Bob', 'Kim').text).toBe('Send Bob and others a postcard.');
+    // "Just me and ..." answers who; "Just got back" drops its subject.
+    expect(toThirdPerson('Just me and my partner Luca.', 'Bob', 'Kim').text).not.toMatch(/^Bob just Bob/);
+    expect(toThirdPerson('Just got back from Rome.', 'Bob', 'Kim').text).toBe('Bob just got back from Rome.');
     // "and I" after a clause with its own verb opens a clause of the speaker's.
     expect(toThirdPerson('My wife makes $62k and I make about $71k.', 'Bob', null).text).toBe(
       "Bob's wife makes $62k and Bob makes about $71k.",

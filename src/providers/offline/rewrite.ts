@@ -488,6 +488,12 @@ function elide(text: string, speaker: string, addressee: string | null): string 
     return `${speaker} ${conjugate(first)}${rest}`;
   }
   if (ELLIPTIC_PAST.has(first)) {
+    // "Just me and my partner" answers who: no dropped subject before it.
+    if (
+      first === 'just' &&
+      (/^\s+(?:me|us|the|a|an|one|two|three|\d|my|our)\b/i.test(rest) || rest.trimStart().startsWith(speaker))
+    )
+      return null;
     if (first === 'been') return `${speaker} has ${head}`;
     return `${speaker} ${head}`;
   }
