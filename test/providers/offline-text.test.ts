@@ -284,6 +284,12 @@ describe('offline text: interjections', () => {
     expect(stripInterjections('Asking for a friend: she wants to learn to knit.', [])).toBe(
       'a friend wants to learn to knit.',
     );
+    // An apology opening a correction, and "by the way" inside a sentence.
+    expect(stripInterjections('Sorry, I meant Porto, not Lisbon.', [])).toBe('I meant Porto, not Lisbon.');
+    expect(stripInterjections('Sorry to hear that.', [])).toBe('Sorry to hear that.');
+    expect(stripInterjections('I no longer eat meat, by the way, so skip the ham.', [])).toBe(
+      'I no longer eat meat, so skip the ham.',
+    );
     // How the news is taken, not what it is.
     expect(stripInterjections('Good news, I got the job!', [])).toBe('I got the job!');
     expect(stripInterjections('Some sad news - my uncle sold the farm.', [])).toBe('my uncle sold the farm.');

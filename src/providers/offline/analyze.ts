@@ -86,7 +86,7 @@ export function participantNames(segment: readonly SegmentMessage[]): Map<string
 }
 
 const INTERJECTION =
-  '(?:hey|hi|hello|wow+|whoa|woah|actually|honestly|seriously|btw|by the way|guess what|you know|oh well|omg|oh|ah|aw+|yeah|yes|yep|yup|no|nope|well|ok|okay|omg|haha|lol|hmm+|um+|oops|cool|great|awesome|sure|right|absolutely|totally|congrats|congratulations|thanks|thank you|yay|ooh|good morning|good evening|dear|got it|noted|understood|alright|all right|of course|certainly|perfect|will do|sounds good)';
+  '(?:hey|hi|hello|wow+|whoa|woah|actually|honestly|seriously|btw|by the way|guess what|you know|oh well|omg|oh|ah|aw+|yeah|yes|yep|yup|no|nope|well|ok|okay|omg|haha|lol|hmm+|um+|oops|cool|great|awesome|sure|right|absolutely|totally|congrats|congratulations|thanks|thank you|yay|ooh|good morning|good evening|dear|got it|noted|understood|alright|all right|of course|certainly|perfect|will do|sounds good|sorry)';
 
 const FILLER =
   /^(?:thanks?(?: you)?(?: so much| a lot)?(?: for [^.!?]{1,40})?|thank you(?: for [^.!?]{1,40})?|(?:congrats|congratulations|well done|good job|nice work|best of luck)(?: (?:on|for|with) [^.!?]{1,40})?|good luck(?: with [^.!?]{1,40})?|talk (?:to you )?(?:soon|later)|see you(?: soon| later)?|bye|take care|(?:that|it|this)?\s*(?:sounds|looks|seems) (?:so |really |super )?\w+(?: \w+)?|(?:that's|that is|it's|it is|this is|how) (?:so |really |super )?(?:great|cool|awesome|amazing|nice|good|wonderful|lovely|fantastic|sweet|true|fun|exciting|impressive|incredible|beautiful|brave|kind)|i (?:totally |completely |100% |so |really |fully )?agree(?: with (?:you|that))?|(?:i )?love (?:that|this|your|the) (?:pic|photo|picture|one|idea|look|shot)|me too|same here|no problem|you're welcome|good to (?:see|hear from) you|how are you(?: doing)?|how have you been|how's it going|what's up|nice to meet you|glad to hear(?: that)?|so glad|love (?:that|it|this)|absolutely|definitely|exactly|of course|for sure|you got this|we got this|keep (?:it|up the good work)|anything new|what about you|you too|same|noted|got it|will do|understood|(?:i'll|i will|we'll|we will) (?:keep|bear) (?:that|this|it) in mind(?: for [^.!?]{1,40})?|(?:i have |i've got |got )?(?:a |one )?(?:(?:quick|small|short|simple|random|silly|general) )?question(?: for you)?(?: (?:about|on|regarding) [^.!?]{1,50})?)[.!?]*$/i;
@@ -235,6 +235,7 @@ export function stripInterjections(sentence: string, names: readonly string[]): 
   // so is a trailing "by the way" ("I'm Sofia, by the way.").
   s = s.replace(/(?:[\s,]+(?:lol|lmao|rofl|h*a*(?:ha){2,}[ah]*|h*e*(?:he){2,}[eh]*|xd))+\s*([.!?]*)$/i, '$1');
   s = s.replace(/,?\s+(?:by the way|btw)\s*([.!?]*)$/i, '$1');
+  s = s.replace(/,\s+(?:by the way|btw),\s+/gi, ', ');
   return s.trim();
 }
 
