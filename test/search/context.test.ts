@@ -245,4 +245,40 @@ describe('recall context: units packed whole into a token budget', () => {
     expect(p.text).toBe("- (profile) Kim's sister Lea is a pilot.\n- (profile) Kim asks many questions.");
     expect(p.omitted).toBe(0);
   });
+
+  it('puts the profile items about the question first and gives the others a quarter of the budget', () => {
+    const data = answerOf([fact('f1', 'Kim booked a cooking class in Bologna for May.', 0.8, ['m1'])], []);
+    data.metadata.queries = ['What is my dog called?'];
+    const item = (n: number, category: string, description: string) => ({
+      item_id: `ei_${n}`,
+      category,
+      description,
+      source_message_ids: [`p${n}`],
+      updated_at: T,
+    });
+    const others = Array.from({ length: 40 }, (_, n) =>
+      item(n, 'other', `Kim keeps note number ${n} about the garden shed and the allotment.`),
+    );
+    data.profiles = [
+      {
+        id: 'p1',
+        user_id: 'kim',
+        profile_data: {
+          summary: '',
+          explicit_info: [
+            ...others.slice(0, 20),
+            item(99, 'pet', "Kim's dog is called Bolt."),
+            ...others.slice(20),
+          ],
+          implicit_traits: [],
+        },
+      } as never,
+    ];
+    const p = packContext(contextUnits(data), 300);
+    expect(p.units[0]!.text).toBe("- (profile) Kim's dog is called Bolt.");
+    const aside = p.units.filter((u) => u.kind === 'profile' && u.id !== 'ei_99');
+    expect(aside.length).toBeGreaterThan(0);
+    expect(aside.reduce((n, u) => n + u.text.length + 1, 0)).toBeLessThanOrEqual(300 * 4 * 0.25);
+    expect(p.units.map((u) => u.id)).toContain('f1');
+  });
 });

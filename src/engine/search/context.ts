@@ -1,7 +1,7 @@
 import { messageText } from '../../contract/common.js';
 import type { SearchData } from '../../contract/search.js';
 import { speakerLabel } from '../../core/senders.js';
-import { clip, excerpt, tokenCount } from '../text.js';
+import { clip, contentWords, excerpt, tokenCount } from '../text.js';
 
 /**
  * The context a model pays for: a search's hits cut into small units that each fit a
@@ -27,6 +27,11 @@ export interface ContextUnit {
   score: number;
   /** Ids of the messages the unit rests on. */
   sources: string[];
+  /**
+   * A profile item that shares no word with the question: it comes first like every profile
+   * item, but such items take at most PROFILE_ASIDE_SHARE of the budget between them.
+   */
+  aside?: boolean;
 }
 
 /** How the units of a search answer are cut and weighed. */
@@ -61,6 +66,12 @@ const omittedNote = (n: number) => `(${n} more omitted to fit max_tokens)`;
 /** Room a unit leaves for the closing line (and its line break) at any budget. */
 const NOTE_ROOM = omittedNote(99_999).length + 1;
 
+/**
+ * The share of the budget that profile items not about the question may take: a profile of a
+ * hundred items would otherwise fill any context before the first fact.
+ */
+export const PROFILE_ASIDE_SHARE = 0.25;
+
 /** Longest summary in an episode view, longest turn and longest fact, in characters. */
 const VIEW_SUMMARY_CHARS = 240;
 const TURN_CHARS = 480;
@@ -71,7 +82,8 @@ const VIEW_FACTS = 2;
 const day = (iso: string) => iso.slice(0, 10);
 
 /**
- * Every unit of a search answer, best first (profile items lead, in their own order). With
+ * Every unit of a search answer, best first (profile items lead, in their own order: those
+ * about the question, then the others, which take at most PROFILE_ASIDE_SHARE). With
  * `maxChars` (the budget the units are packed into), a fact or turn longer than the budget
  * less the closing line is cut to fit it: at the smallest budget a long turn still shows its
  * part about the question instead of nothing.
@@ -84,20 +96,25 @@ export function contextUnits(
   const units: ContextUnit[] = [];
   const room = (prefix: string, cap: number) =>
     Math.max(40, Math.min(cap, maxChars - NOTE_ROOM - prefix.length));
+  const about = profileMatcher(data);
   for (const p of data.profiles) {
     const d = p.profile_data;
     // An explicit item rests on the turns it was said in; a trait on counts over many turns it does not show.
-    for (const [i, sources] of [
-      ...d.explicit_info.map((i) => [i, i.source_message_ids ?? []] as const),
-      ...d.implicit_traits.map((i) => [i, []] as const),
-    ])
-      units.push({
+    for (const [i, sources, label] of [
+      ...d.explicit_info.map((i) => [i, i.source_message_ids ?? [], i.category] as const),
+      ...d.implicit_traits.map((i) => [i, [], i.trait] as const),
+    ]) {
+      const unit: ContextUnit = {
         kind: 'profile',
         id: i.item_id,
         text: `- (profile) ${clip(i.description, room('- (profile) ', 300))}`,
         score: Number.POSITIVE_INFINITY,
         sources: [...sources],
-      });
+      };
+      // Items about the question lead; the others follow them, before every other unit.
+      if (!about(`${label} ${i.description}`)) Object.assign(unit, { aside: true, score: Number.MAX_VALUE });
+      units.push(unit);
+    }
   }
   for (const e of data.episodes) {
     const prefix = opts.factDay ? `[${day(e.timestamp)}] ` : '';
@@ -156,6 +173,35 @@ export function contextUnits(
   return rankUnits(units);
 }
 
+/** A word's key for matching a question's words: without its ending (lives, lived, living: liv), at most five letters. */
+const matchKey = (w: string) =>
+  w
+    .replace(/(?:ing|ed|s)$/, '')
+    .replace(/e$/, '')
+    .slice(0, 5);
+
+/**
+ * Whether a profile item's text (its category and description) is about the question: it
+ * shares a content word with what was asked, not counting words most of the profile's items
+ * hold (the person's name, "User").
+ */
+function profileMatcher(data: SearchData): (text: string) => boolean {
+  const texts = data.profiles.flatMap((p) => [
+    ...p.profile_data.explicit_info.map((i) => `${i.category} ${i.description}`),
+    ...p.profile_data.implicit_traits.map((i) => `${i.trait} ${i.description}`),
+  ]);
+  const keysOf = (t: string) => new Set([...contentWords(t)].map(matchKey));
+  const df = new Map<string, number>();
+  for (const t of texts) for (const k of keysOf(t)) df.set(k, (df.get(k) ?? 0) + 1);
+  const asked = [...keysOf(data.metadata.queries.join(' '))].filter(
+    (k) => texts.length < 4 || (df.get(k) ?? 0) <= texts.length / 2,
+  );
+  return (text) => {
+    const keys = keysOf(text);
+    return asked.some((k) => keys.has(k));
+  };
+}
+
 /** Units best first; equal scores keep their given order. */
 export function rankUnits(units: readonly ContextUnit[]): ContextUnit[] {
   return units
@@ -200,6 +246,7 @@ function fill(units: readonly ContextUnit[], budget: number): { taken: ContextUn
   const taken: ContextUnit[] = [];
   const covered = new Set<string>();
   let chars = 0;
+  let aside = 0;
   let tooLong = 0;
   for (const u of units) {
     const redundant =
@@ -208,12 +255,13 @@ function fill(units: readonly ContextUnit[], budget: number): { taken: ContextUn
       u.sources.every((s) => covered.has(s));
     if (redundant) continue;
     const add = u.text.length + (taken.length ? 1 : 0);
-    if (chars + add > budget) {
+    if (chars + add > budget || (u.aside && aside + add > budget * PROFILE_ASIDE_SHARE)) {
       tooLong++;
       continue;
     }
     taken.push(u);
     chars += add;
+    if (u.aside) aside += add;
     for (const s of u.sources) covered.add(s);
   }
   return { taken, tooLong };
