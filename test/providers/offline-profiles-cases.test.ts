@@ -155,6 +155,24 @@ describe('offline extractor: profiles', () => {
     expect(items).toContainEqual(['hobby', 'Rui started swimming twice a week at the public pool.']);
   });
 
+  it('keeps no plan or liking of an "it" or "them" that says nothing on its own', () => {
+    const m = builder();
+    const rui = { sender_id: 'r', sender_name: 'Rui', role: 'user' as const };
+    const out = extract(
+      [
+        m({ ...rui, content: 'Can you explain compound interest? I want to understand it for my savings.' }),
+        m({ ...rui, content: "I'll have Fridays off soon and I'd love to use them to volunteer." }),
+        m({ ...rui, content: 'I want to learn Portuguese this year.' }),
+      ],
+      { humans: ['r'], agents: [] },
+    );
+    const plans = out.profiles[0]!.explicit_info.filter((e) => e.category === 'plan').map(
+      (e) => e.description,
+    );
+    expect(plans.some((d) => /Portuguese/.test(d))).toBe(true);
+    expect(plans.some((d) => /\b(?:it|them)\b/.test(d))).toBe(false);
+  });
+
   it('skips humans who did not speak and never profiles agents', () => {
     const out = extract(travelSegment(), { humans: ['u_alice', 'u_bob', 'u_absent'], agents: ['a_helper'] });
     expect(out.profiles.map((p) => p.user_id)).toEqual(['u_alice', 'u_bob']);

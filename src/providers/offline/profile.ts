@@ -206,6 +206,10 @@ function explicitInfo(views: readonly MessageView[], helped: boolean): ExplicitI
         const category = rule ? 'preference' : (classify(part) ?? classifyNote(part));
         if (!category || (perCategory.get(category) ?? 0) >= MAX_PER_CATEGORY || out.length >= MAX_ITEMS)
           continue;
+        // A plan or a liking of "it" / "them" says nothing on its own ("I want to understand it
+        // for a savings plan", "I'd love to use them to volunteer").
+        if ((category === 'plan' || category === 'preference') && !rule && OBJECT_PRONOUN.test(part))
+          continue;
         const kept = essentials(part, category);
         const text =
           rule ??
@@ -223,6 +227,10 @@ function explicitInfo(views: readonly MessageView[], helped: boolean): ExplicitI
   }
   return out;
 }
+
+/** "it" / "them" / "this" / "that" as what a clause is about, not a clause's subject ("it is"). */
+const OBJECT_PRONOUN =
+  /\b(?:it|them|this|that|these|those)\b(?!\s+(?:is|was|are|were|has|had|will|would|can|could|'s)\b)(?![-'])/i;
 
 /** A standing rule for an assistant ("Please don't use lodash in this repo", "Always reply in French"). */
 const RULE = /^(?:please\s+)?(don't|do not|never|always)\s+([a-z][^,;]*)/i;
