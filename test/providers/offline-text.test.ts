@@ -325,4 +325,17 @@ describe('offline text: key phrases', () => {
     expect(phrases[0]).toBe('garden hose');
     for (const p of phrases) expect(p).not.toMatch(/\b(?:already|finally|honestly|recently)\b/i);
   });
+
+  it('leaves counts and ranks out of a phrase ("two roommates": roommates)', () => {
+    const phrases = keyPhrases(
+      [
+        'I live with two roommates.',
+        'Two roommates share the kitchen.',
+        'My first sourdough loaf was dense.',
+      ],
+      3,
+    );
+    expect(phrases).toContain('roommates');
+    for (const p of phrases) expect(p).not.toMatch(/\b(?:two|first)\b/i);
+  });
 });

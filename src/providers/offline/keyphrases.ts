@@ -18,6 +18,13 @@ someday everyday anyway definitely others people share moments moment times pers
 lately usually currently basically literally seriously honestly`.split(/\s+/),
 );
 
+/** Counts and ranks: "two roommates" is about roommates, and "two" alone is no topic. */
+const NUMBER_WORDS = new Set(
+  'one two three four five six seven eight nine ten eleven twelve twenty first second third fourth fifth'.split(
+    ' ',
+  ),
+);
+
 /** Month and weekday names: resolved dates are everywhere, they are no topic. */
 const CALENDAR = new Set(
   `january february march april may june july august september october november december monday tuesday
@@ -52,7 +59,15 @@ function candidates(text: string): Candidate[] {
     for (const raw of chunk.split(/\s+/)) {
       const token = raw.replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9+]+$/g, '');
       const w = token.toLowerCase().replace(/'s$/, '');
-      if (!w || STOPWORDS.has(w) || GENERIC.has(w) || CALENDAR.has(w) || !isContentWord(w) || /^\d/.test(w))
+      if (
+        !w ||
+        STOPWORDS.has(w) ||
+        GENERIC.has(w) ||
+        CALENDAR.has(w) ||
+        NUMBER_WORDS.has(w) ||
+        !isContentWord(w) ||
+        /^\d/.test(w)
+      )
         flush();
       else {
         run.push(w);
