@@ -402,7 +402,7 @@ export function withYears(text: string, now: number): string {
       else if (which === 'next') year = month > cm ? y : y + 1;
       else if (which === 'this') year = y;
       else if (tense === 'past') year = month <= cm ? y : y - 1;
-      else if (tense === 'future') year = month >= cm ? y : y + 1;
+      // Told of the future or in neither tense: the next such month (this one included).
       else year = month >= cm ? y : y + 1;
       if (which === 'last' || which === 'next' || which === 'this') {
         const prep = /\b(?:in|since|until|till|by|from|before|after|during|through)\s+$/i.test(

@@ -188,13 +188,13 @@ export interface Rewritten {
   secondPerson: boolean;
 }
 
+/** Pronouns that may open a name or title ("Our Mutual Friend", "Me Before You"). */
+const TITLE_PRONOUNS = new Set(['my', 'our', 'your', 'me', 'us', 'we', 'you', 'mine', 'yours', 'ours']);
+
 /**
  * Rewrites one sentence spoken by `speaker` into third person. `addressee` replaces
  * "you"; when null, second-person words stay as they are.
  */
-/** Pronouns that may open a name or title ("Our Mutual Friend", "Me Before You"). */
-const TITLE_PRONOUNS = new Set(['my', 'our', 'your', 'me', 'us', 'we', 'you', 'mine', 'yours', 'ours']);
-
 export function toThirdPerson(sentence: string, speaker: string, addressee: string | null): Rewritten {
   if (!PRONOUN.test(sentence)) {
     // Fast path: nothing to replace, only a dropped subject to supply.
@@ -447,14 +447,14 @@ export function toThirdPerson(sentence: string, speaker: string, addressee: stri
   return { text, firstPerson, secondPerson };
 }
 
-/**
- * True when "I" closes a compound subject ("My husband and I go"): the clause so far is
- * short, ends in "and"/"or" and has no subject of the speaker yet.
- */
 /** A finite verb that shows a clause before "and I" has its own: common -s forms, any -ed form. */
 const CLAUSE_VERB =
   /^(?:is|was|are|were|has|had|have|does|did|makes|works|lives|earns|gets|goes|likes|loves|wants|needs|says|takes|pays|costs|runs|starts|[a-z]{3,}ed)$/i;
 
+/**
+ * True when "I" closes a compound subject ("My husband and I go"): the clause so far is
+ * short, ends in "and"/"or" and has no subject of the speaker yet.
+ */
 function isCompoundSubject(before: string, speaker: string): boolean {
   const clause = before.split(/[,;:.!?—–]|\s-\s/).pop() ?? '';
   if (!/\b(and|or)\s*$/i.test(clause)) return false;
