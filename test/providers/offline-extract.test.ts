@@ -1249,4 +1249,12 @@ describe('offline extractor: senders known by a handle alone', () => {
       'Assistant advised User not to rerun the whole pipeline; retry only the failed payments job first.',
     );
   });
+
+  it('keeps a name given with a title after the relation ("my doctor, Dr. Patel") whole', () => {
+    const out = chat(
+      [['u-42', 'user', 'My doctor, Dr. Patel, says my iron is low again.']],
+      ['u-42'],
+    ).episode.facts.map((f) => f.content);
+    expect(out).toContain("User's doctor is named Dr. Patel.");
+  });
 });

@@ -353,11 +353,11 @@ function ownMentions(view: MessageView, perMessage: number, chosen: ReadonlySet<
 }
 
 /**
- * "my manager Dana", "our dog Miso", "my older sister Priya Shah": a person or pet of the
- * speaker's and the name that follows the relation (group 1, group 2).
+ * "my manager Dana", "our dog Miso", "my older sister Priya Shah", "my doctor, Dr. Patel": a
+ * person or pet of the speaker's and the name that follows the relation (group 1, group 2).
  */
 const NAMED_ONE = new RegExp(
-  `\\b(?:[Mm]y|[Oo]ur)\\s+(?:(?:older|younger|little|big|best|new|old|former|ex|late)\\s+)?(${FEMALE}|${MALE}|${EITHER}|${PET})\\s*,?\\s+([A-Z][a-z]+(?:\\s+[A-Z][a-z]+)?)\\b`,
+  `\\b(?:[Mm]y|[Oo]ur)\\s+(?:(?:older|younger|little|big|best|new|old|former|ex|late)\\s+)?(${FEMALE}|${MALE}|${EITHER}|${PET})\\s*,?\\s+((?:(?:Mr|Mrs|Ms|Miss|Dr|Prof)\\.?\\s+)?[A-Z][a-z]+(?:\\s+[A-Z][a-z]+)?)\\b`,
   'g',
 );
 /** Capitalised words after a relation that are no name ("my sister Monday", "my dog And"). */
