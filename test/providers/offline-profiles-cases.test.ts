@@ -136,6 +136,12 @@ describe('offline extractor: profiles', () => {
       ['diet', 'Rui has been vegan for about four years.'],
       ['occupation', 'Rui currently works as a baker at a bakery in Porto.'],
     ]);
+    // Running a business of one's own is an occupation too.
+    const own = extract([m({ ...rui, content: 'I run a small bookshop in Braga with my sister.' })], {
+      humans: ['r'],
+      agents: [],
+    });
+    expect(own.profiles[0]!.explicit_info.map((e) => e.category)).toEqual(['occupation']);
   });
 
   it('keeps her age said alone, a health measure, her doctor and a pastime she took up', () => {
