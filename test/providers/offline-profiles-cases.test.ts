@@ -142,6 +142,12 @@ describe('offline extractor: profiles', () => {
       agents: [],
     });
     expect(own.profiles[0]!.explicit_info.map((e) => e.category)).toEqual(['occupation']);
+    // A grade on one's own quiz is about her studies.
+    const quiz = extract([m({ ...rui, content: 'I got a B+ on my last pharmacology quiz, up from a C.' })], {
+      humans: ['r'],
+      agents: [],
+    });
+    expect(quiz.profiles[0]!.explicit_info.map((e) => e.category)).toEqual(['education']);
   });
 
   it('keeps her age said alone, a health measure, her doctor and a pastime she took up', () => {

@@ -58,7 +58,7 @@ const PATTERNS: [ProfileCategory, RegExp][] = [
   ],
   [
     'education',
-    /\bmy (?:degree|major|classes|class|courses?|thesis|exams?|school|college|university|studies|edu|education|professor|teacher|grades)\b|\bi(?:'m| am) (?:studying|majoring|enrolled)\b|\bi (?:study|graduated|enrolled)\b|\bgrad(?:uate)? school\b|\bsemester\b|\bi(?:'m| am) (?:in|at) (?:college|university|school)\b/,
+    /\bmy (?:\w+ ){0,2}(?:degree|major|classes|class|courses?|thesis|dissertation|exams?|quiz(?:zes)?|midterms?|finals|coursework|assignments?|lectures?|school|college|university|studies|edu|education|professor|teacher|tutor|grades)\b|\bi(?:'m| am) (?:studying|majoring|enrolled)\b|\bi (?:study|graduated|enrolled)\b|\bgrad(?:uate)? school\b|\bsemester\b|\bi(?:'m| am) (?:in|at) (?:college|university|school)\b/,
   ],
   [
     'pet',
