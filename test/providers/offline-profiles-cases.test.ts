@@ -122,7 +122,7 @@ describe('offline extractor: profiles', () => {
     expect(out.profiles[0]!.explicit_info.map((e) => e.category)).toEqual(['occupation']);
   });
 
-  it('keeps a diet kept for years ("I\'ve been vegetarian") and a job said with an adverb ("I currently work as")', () => {
+  it('keeps a diet kept for years, a job said with an adverb or a business of her own, her quiz, and "My husband and I ..." whole', () => {
     const m = builder();
     const rui = { sender_id: 'r', sender_name: 'Rui', role: 'user' as const };
     const out = extract(
@@ -148,6 +148,14 @@ describe('offline extractor: profiles', () => {
       agents: [],
     });
     expect(quiz.profiles[0]!.explicit_info.map((e) => e.category)).toEqual(['education']);
+    // "My husband and I ..." is one clause: its item is not cut to "Rui's husband."
+    const pair = extract(
+      [m({ ...rui, content: 'My husband and I are celebrating our tenth anniversary in Lisbon.' })],
+      { humans: ['r'], agents: [] },
+    );
+    expect(pair.profiles[0]!.explicit_info.map((e) => e.description)).toEqual([
+      "Rui's husband and Rui are celebrating Rui's tenth anniversary in Lisbon.",
+    ]);
   });
 
   it('keeps her age said alone, a health measure, her doctor and a pastime she took up', () => {

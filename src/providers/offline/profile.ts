@@ -152,6 +152,8 @@ export function clauses(core: string): string[] {
   // Only a sentence that opens in the first person splits: "They built it, and I love
   // their work" keeps its context.
   if (!/^(?:\W*)(?:i|i'm|i've|i'd|i'll|my|we|we're|our)\b/i.test(core)) return [core];
+  // Not a subject joined to "I" ("My husband and I are celebrating ...": one clause).
+  if (/^\W*(?:my|our)\s+(?:[\w'-]+\s+){0,2}?[\w'-]+\s+(?:and|&)\s+(?:i|we)\b/i.test(core)) return [core];
   const parts = core
     .split(/,?\s+(?:and|but|so|while|plus)\s+(?=(?:i|i'm|i've|i'll|i'd|my|we|we're)\b)|;\s+/i)
     .map((c) => c.trim())
