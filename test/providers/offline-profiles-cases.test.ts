@@ -158,7 +158,7 @@ describe('offline extractor: profiles', () => {
     ]);
   });
 
-  it('keeps her age said alone, a health measure, her doctor and a pastime she took up', () => {
+  it('keeps her age said alone, a health measure, her doctor or therapist, a pastime she took up and a baby expected', () => {
     const m = builder();
     const rui = { sender_id: 'r', sender_name: 'Rui', role: 'user' as const };
     const out = extract(
@@ -166,12 +166,17 @@ describe('offline extractor: profiles', () => {
         m({ ...rui, content: "I'm 46 and my blood pressure is 150 over 95." }),
         m({ ...rui, content: 'My physiotherapist, Ana Reis, thinks my knee will heal by June.' }),
         m({ ...rui, content: 'I started swimming twice a week at the public pool.' }),
+        m({ ...rui, content: "I've been seeing a therapist every other Monday since the winter." }),
+        m({ ...rui, content: "We're expecting our first baby in November!" }),
       ],
       { humans: ['r'], agents: [] },
     );
     const items = out.profiles[0]!.explicit_info.map((e) => [e.category, e.description]);
     expect(items).toContainEqual(['identity', 'Rui is 46.']);
-    expect(items.filter(([c]) => c === 'health').length).toBe(2);
+    expect(items.filter(([c]) => c === 'health').length).toBe(3);
+    expect(items.filter(([c]) => c === 'relationship').map(([, d]) => d)).toContainEqual(
+      expect.stringMatching(/expecting their first baby/),
+    );
     expect(items).toContainEqual(['hobby', 'Rui started swimming twice a week at the public pool.']);
   });
 

@@ -75,7 +75,7 @@ const PATTERNS: [ProfileCategory, RegExp][] = [
     'relationship',
     new RegExp(
       // Not a thing named for them: "my family plan", "my family doctor".
-      `\\bmy (?:${RELATIVES})\\b(?! (?:plan|doctor|dentist|car|house|home|business|tree|name|recipe|room|history|account)\\b)|\\bi(?:'m| am) (?:married|single|divorced|engaged|dating|widowed|pregnant)\\b|\\bi have (?:\\w+ )?(?:kids|children|sons?|daughters?|siblings|brothers?|sisters?)\\b|\\bbreak ?up\\b|\\bgot (?:married|engaged|divorced)\\b|\\bbeen married\\b`,
+      `\\bmy (?:${RELATIVES})\\b(?! (?:plan|doctor|dentist|car|house|home|business|tree|name|recipe|room|history|account)\\b)|\\bi(?:'m| am) (?:married|single|divorced|engaged|dating|widowed|pregnant)\\b|\\bi have (?:\\w+ )?(?:kids|children|sons?|daughters?|siblings|brothers?|sisters?)\\b|\\bbreak ?up\\b|\\bgot (?:married|engaged|divorced)\\b|\\bbeen married\\b|\\b(?:i'm|i am|we're|we are) expecting (?:a|our|my) (?:\\w+ )?(?:baby|child|son|daughter|twins)\\b`,
     ),
   ],
   [
@@ -84,7 +84,7 @@ const PATTERNS: [ProfileCategory, RegExp][] = [
   ],
   [
     'health',
-    /\bmy (?:doctor|therapist|therapy|health|diagnosis|surgery|injury|medication|meds)\b|\b(?:going to|go to|started|attending|attend|in) (?:couples |group )?therapy\b|\bburn(?:t|ed) out\b|\bi(?:'m| am) (?:sick|ill|injured|recovering)\b|\bi (?:broke|hurt|injured|sprained|was diagnosed)\b|\bdiagnosed\b|\b(?:my )?(?:anxiety|depression|migraines?|asthma|diabetes|cholesterol|blood pressure|blood sugar)\b|\bhospital\b|\bmy (?:\w+ )?(?:pediatrician|paediatrician|physio(?:therapist)?|dentist|gp|check-?up)\b/,
+    /\bmy (?:doctor|therapist|therapy|health|diagnosis|surgery|injury|medication|meds)\b|\b(?:going to|go to|started|attending|attend|in) (?:couples |group )?therapy\b|\bburn(?:t|ed) out\b|\bi(?:'m| am) (?:sick|ill|injured|recovering)\b|\bi (?:broke|hurt|injured|sprained|was diagnosed)\b|\bdiagnosed\b|\b(?:my )?(?:anxiety|depression|migraines?|asthma|diabetes|cholesterol|blood pressure|blood sugar)\b|\bhospital\b|\bmy (?:\w+ )?(?:pediatrician|paediatrician|physio(?:therapist)?|dentist|gp|check-?up)\b|\bseeing a (?:therapist|counsel(?:l)?or|psychiatrist|psychologist|physio(?:therapist)?)\b/,
   ],
   [
     'plan',
