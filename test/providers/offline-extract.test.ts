@@ -647,6 +647,15 @@ describe('offline extractor: senders known by a handle alone', () => {
     ).episode.facts.map((f) => f.content);
     expect(more).toContain("User's grandfather turns 90 in May 2024.");
     expect(more).toContain("User's aunt is visiting.");
+    // Asked to remember: "Remember that ...", "Please note that ...", "Don't forget that ...".
+    const told = extract(
+      [
+        m({ sender_id: 'u-42', role: 'user', content: "Don't forget that I'm allergic to kiwi." }),
+        m({ sender_id: 'u-42', role: 'user', content: 'Please note that my train arrives at 7.' }),
+      ],
+      { humans: ['u-42'], agents: [] },
+    ).episode.facts.map((f) => f.content);
+    expect(told).toEqual(['User is allergic to kiwi.', "User's train arrives at 7."]);
   });
 
   it('tells what a person asked for or was advised to do from a sentence in the imperative', () => {
