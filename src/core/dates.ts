@@ -226,12 +226,15 @@ function toldInThePast(before: string): boolean {
   return PAST.test(clause) && !FUTURE_MARKER.test(clause);
 }
 
-/** True when the clause around `match` (at `offset` of `input`) is told in the past, its words after it too. */
-function pastClause(input: string, offset: number, match: string): boolean {
+/**
+ * The tense of the clause a date expression at `offset` of `input` stands in, its words after
+ * the expression too ("The party on the 3rd was fun").
+ */
+function tenseAt(offset: number, input: string): 'past' | 'future' | 'now' {
   const head = input.slice(0, offset).split(CLAUSE_BREAK).pop() ?? '';
-  const tail = input.slice(offset + match.length).split(CLAUSE_BREAK)[0] ?? '';
-  const clause = `${head} ${tail}`;
-  return !FUTURE_MARKER.test(clause) && (PAST.test(clause) || /\b(?:was|were|did|had)\b/i.test(clause));
+  const clause = `${head}${input.slice(offset).split(CLAUSE_BREAK)[0] ?? ''}`;
+  if (FUTURE_MARKER.test(clause)) return 'future';
+  return toldInThePast(clause) || /\b(?:was|were|did|had)\b/i.test(clause) ? 'past' : 'now';
 }
 
 /**
@@ -257,7 +260,7 @@ export function resolveRelativeDates(text: string, now: number): string {
       // "I went hiking this weekend", said on a weekday: the weekend just gone.
       const dow = new Date(day).getUTCDay();
       const gone =
-        /\bthis weekend\b/i.test(match) && dow >= 1 && dow <= 5 && pastClause(input, offset, match);
+        /\bthis weekend\b/i.test(match) && dow >= 1 && dow <= 5 && tenseAt(offset, input) === 'past';
       const r = fn(gone ? day - 7 * DAY_MS : day, m);
       const keepPrep = prep !== '' && !['on', 'in', 'at', 'during'].includes(prep);
       const body = keepPrep ? `${groups[1]} ${r.bare}` : r.phrase;
@@ -324,14 +327,6 @@ export function withYears(text: string, now: number): string {
   const today = dayKey(now);
   const d = new Date(today);
   const y = d.getUTCFullYear();
-  // The tense of the clause the day is in, its words after the day too ("The party on the
-  // 3rd was fun").
-  const when = (offset: number, input: string) => {
-    const head = input.slice(0, offset).split(CLAUSE_BREAK).pop() ?? '';
-    const clause = `${head}${input.slice(offset).split(CLAUSE_BREAK)[0] ?? ''}`;
-    if (FUTURE_MARKER.test(clause)) return 'future';
-    return toldInThePast(clause) || /\b(?:was|were|did|had)\b/i.test(clause) ? 'past' : 'now';
-  };
   const pick = (candidates: number[], tense: string, fallback: number) =>
     tense === 'past'
       ? (candidates.filter((t) => t <= today).pop() ?? fallback)
@@ -347,7 +342,7 @@ export function withYears(text: string, now: number): string {
     // Told in neither tense ("my exam is on January 5th", said in December): the next, as a
     // plan or a schedule is said in the present.
     const next = dates.find((t) => t >= today) ?? Date.UTC(y, month, n);
-    return formatDate(pick(dates, when(offset, input), next));
+    return formatDate(pick(dates, tenseAt(offset, input), next));
   };
   let out = text.replace(
     MONTH_DAY,
@@ -362,7 +357,7 @@ export function withYears(text: string, now: number): string {
     (match: string, name: string, part: string, offset: number, input: string) => {
       const target = WEEKDAYS.indexOf(name.toLowerCase());
       const dow = d.getUTCDay();
-      const tense = when(offset, input);
+      const tense = tenseAt(offset, input);
       // The nearest such day before today in the past, else the next from today (today itself
       // when nothing says otherwise: "the party is on Saturday", said on a Saturday).
       const ahead = (target - dow + 7) % 7;
@@ -374,7 +369,7 @@ export function withYears(text: string, now: number): string {
   out = out.replace(WEEKEND_ALONE, (match: string, prep: string, offset: number, input: string) => {
     // The weekend told in the past: the last one (this one, said on it); else the next.
     const sat = saturdayOfWeek(today);
-    const tense = when(offset, input);
+    const tense = tenseAt(offset, input);
     const at =
       tense === 'past'
         ? sat <= today
@@ -396,7 +391,11 @@ export function withYears(text: string, now: number): string {
       const cm = d.getUTCMonth();
       const which = lead.trim().toLowerCase();
       const tense =
-        which === 'since' ? 'past' : which === 'until' || which === 'till' ? 'future' : when(offset, input);
+        which === 'since'
+          ? 'past'
+          : which === 'until' || which === 'till'
+            ? 'future'
+            : tenseAt(offset, input);
       let year: number;
       if (which === 'last') year = month < cm ? y : y - 1;
       else if (which === 'next') year = month > cm ? y : y + 1;
@@ -424,7 +423,7 @@ export function withYears(text: string, now: number): string {
       const thisMonth = Date.UTC(y, m, n);
       const fallback = thisMonth >= today ? thisMonth : Date.UTC(y, m + 1, n);
       const on = match.slice(0, 2);
-      return `${on} ${formatDate(pick(dates, when(offset, input), fallback))}`;
+      return `${on} ${formatDate(pick(dates, tenseAt(offset, input), fallback))}`;
     },
   );
 }
