@@ -191,13 +191,16 @@ function profileMatcher(data: SearchData): (text: string) => boolean {
     ...p.profile_data.implicit_traits.map((i) => `${i.trait} ${i.description}`),
   ]);
   const keysOf = (t: string) => new Set([...contentWords(t)].map(matchKey));
+  // Each item's keys, computed once: for the counts (every item, repeats too) and for the item.
+  const keyed = texts.map((t) => [t, keysOf(t)] as const);
   const df = new Map<string, number>();
-  for (const t of texts) for (const k of keysOf(t)) df.set(k, (df.get(k) ?? 0) + 1);
+  for (const [, keys] of keyed) for (const k of keys) df.set(k, (df.get(k) ?? 0) + 1);
+  const itemKeys = new Map(keyed);
   const asked = [...keysOf(data.metadata.queries.join(' '))].filter(
     (k) => texts.length < 4 || (df.get(k) ?? 0) <= texts.length / 2,
   );
   return (text) => {
-    const keys = keysOf(text);
+    const keys = itemKeys.get(text) ?? keysOf(text);
     return asked.some((k) => keys.has(k));
   };
 }
