@@ -10,6 +10,11 @@ import {
 import { LONG_GARAGE_NOTE } from '../helpers/messages.js';
 import { answerOf, fact, T, turn } from '../helpers/search-data.js';
 
+/** One profile of Kim's with these items. */
+const profileOf = (explicit_info: unknown[], implicit_traits: unknown[] = []): SearchData['profiles'] => [
+  { id: 'p1', user_id: 'kim', profile_data: { summary: '', explicit_info, implicit_traits } } as never,
+];
+
 const answer = (): SearchData =>
   answerOf(
     [
@@ -214,33 +219,26 @@ describe('recall context: units packed whole into a token budget', () => {
 
   it("skips a fact that repeats a profile item's turns, as it skips a fact's turn", () => {
     const data = answerOf([fact('f1', "Kim's sister Lea is a pilot.", 0.8, ['m1'])], []);
-    data.profiles = [
-      {
-        id: 'p1',
-        user_id: 'kim',
-        profile_data: {
-          summary: '',
-          explicit_info: [
-            {
-              item_id: 'ei_1',
-              category: 'relationship',
-              description: "Kim's sister Lea is a pilot.",
-              source_message_ids: ['m1'],
-              updated_at: T,
-            },
-          ],
-          implicit_traits: [
-            {
-              item_id: 'it_1',
-              trait: 'curious',
-              description: 'Kim asks many questions.',
-              source_message_ids: ['m1', 'm2'],
-              updated_at: T,
-            },
-          ],
+    data.profiles = profileOf(
+      [
+        {
+          item_id: 'ei_1',
+          category: 'relationship',
+          description: "Kim's sister Lea is a pilot.",
+          source_message_ids: ['m1'],
+          updated_at: T,
         },
-      } as never,
-    ];
+      ],
+      [
+        {
+          item_id: 'it_1',
+          trait: 'curious',
+          description: 'Kim asks many questions.',
+          source_message_ids: ['m1', 'm2'],
+          updated_at: T,
+        },
+      ],
+    );
     const p = packContext(contextUnits(data), 1000);
     expect(p.text).toBe("- (profile) Kim's sister Lea is a pilot.\n- (profile) Kim asks many questions.");
     expect(p.omitted).toBe(0);
@@ -259,21 +257,11 @@ describe('recall context: units packed whole into a token budget', () => {
     const others = Array.from({ length: 40 }, (_, n) =>
       item(n, 'other', `Kim keeps note number ${n} about the garden shed and the allotment.`),
     );
-    data.profiles = [
-      {
-        id: 'p1',
-        user_id: 'kim',
-        profile_data: {
-          summary: '',
-          explicit_info: [
-            ...others.slice(0, 20),
-            item(99, 'pet', "Kim's dog is called Bolt."),
-            ...others.slice(20),
-          ],
-          implicit_traits: [],
-        },
-      } as never,
-    ];
+    data.profiles = profileOf([
+      ...others.slice(0, 20),
+      item(99, 'pet', "Kim's dog is called Bolt."),
+      ...others.slice(20),
+    ]);
     const p = packContext(contextUnits(data), 300);
     expect(p.units[0]!.text).toBe("- (profile) Kim's dog is called Bolt.");
     const aside = p.units.filter((u) => u.kind === 'profile' && u.id !== 'ei_99');
