@@ -910,6 +910,44 @@ describe('offline extractor: senders known by a handle alone', () => {
     ]);
   });
 
+  it('reads a question typed without its question mark as a question', () => {
+    const out = chat(
+      [
+        ['u-42', 'user', 'how do i get candle wax out of a wool rug'],
+        [
+          'assistant',
+          'assistant',
+          'Lay a paper towel over the wax and press it with a warm iron until the wax lifts.',
+        ],
+      ],
+      ['u-42'],
+      ['assistant'],
+    ).episode.facts;
+    expect(out.map((f) => [f.content, f.message_ids])).toContainEqual([
+      'Asked by User "How does User get candle wax out of a wool rug?", Assistant answered: Lay a paper towel over the wax and press it with a warm iron until the wax lifts.',
+      ['m1', 'm2'],
+    ]);
+  });
+
+  it('keeps a quotation that ends in "?" inside the sentence that goes on after it', () => {
+    const out = chat(
+      [
+        ['u-42', 'user', "Translate 'where is the train station?' into Portuguese and Italian."],
+        [
+          'assistant',
+          'assistant',
+          "Portuguese: 'Onde fica a estação de comboios?' Italian: 'Dov'è la stazione?'",
+        ],
+      ],
+      ['u-42'],
+      ['assistant'],
+    ).episode.facts.map((f) => f.content);
+    expect(out).toContain(
+      "User asked Assistant to translate 'where is the train station?' into Portuguese and Italian.",
+    );
+    expect(out.join(' ')).not.toMatch(/said that into Portuguese/);
+  });
+
   it('keeps what a person says she is before she asks ("As a nurse working nights, what ...?")', () => {
     const out = chat(
       [

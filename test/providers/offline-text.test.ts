@@ -3,7 +3,14 @@ import { formatDate, mentionsDate, resolveRelativeDates, withYears } from '../..
 import { stripInterjections } from '../../src/providers/offline/analyze.js';
 import { keyPhrases } from '../../src/providers/offline/keyphrases.js';
 import { conjugate, toThirdPerson } from '../../src/providers/offline/rewrite.js';
-import { contentStems, splitSentences, stem, tokenize, truncate } from '../../src/providers/offline/text.js';
+import {
+  contentStems,
+  markQuestion,
+  splitSentences,
+  stem,
+  tokenize,
+  truncate,
+} from '../../src/providers/offline/text.js';
 
 /** 8 May 2023 (a Monday), 13:56 UTC. */
 const MAY_8 = Date.UTC(2023, 4, 8, 13, 56);
@@ -26,6 +33,19 @@ describe('offline text: sentences and tokens', () => {
       'I ran 10K.',
       'Ask J. Smith.',
     ]);
+    // A quotation's own mark ends no sentence when the sentence goes on after it.
+    expect(splitSentences('Translate \'how much is this?\' into Greek. She said "Done!" Then left.')).toEqual(
+      ["Translate 'how much is this?' into Greek.", 'She said "Done!"', 'Then left.'],
+    );
+  });
+
+  it('marks a question typed without its question mark', () => {
+    expect(markQuestion('how do i descale a kettle')).toBe('how do i descale a kettle?');
+    expect(markQuestion("what's a good name for a goldfish")).toBe("what's a good name for a goldfish?");
+    expect(markQuestion('can you check my cover letter')).toBe('can you check my cover letter?');
+    expect(markQuestion('What a week.')).toBe('What a week.');
+    expect(markQuestion('what a week')).toBe('what a week');
+    expect(markQuestion('I wonder how do people cope')).toBe('I wonder how do people cope');
   });
 
   it('tokenises with straightened apostrophes and stems lightly', () => {

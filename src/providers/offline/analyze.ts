@@ -15,6 +15,7 @@ import {
   capitalize,
   contentStems,
   isContentWord,
+  markQuestion,
   normalize,
   STOPWORDS,
   splitSentences,
@@ -371,6 +372,7 @@ export function analyze(segment: readonly SegmentMessage[], names: Map<string, s
       return false;
     };
     for (const raw of splitSentences(normalize(prose(msg.content)))
+      .map(markQuestion)
       .flatMap(splitRole)
       .flatMap(splitAsk)) {
       const plain = capitalize(

@@ -64,6 +64,7 @@ export function splitSentences(text: string): string[] {
       const initial = /^[a-z]$/i.test(lastWord) && !/\d[A-Za-z]$/.test(before);
       const isAbbrev = m[0] === '.' && (ABBREVIATIONS.has(lastWord) || initial);
       if (isAbbrev) continue;
+      if (insideQuote(m[0], before, line.slice(end))) continue;
       // An inline list's number ("... three options: 1. Lentil soup. 2. ...") opens the next
       // sentence, not ends this one: it is dropped, and the sentence ends before it.
       const marker = m[0] === '.' ? /(^|:)\s*\d{1,2}$/.exec(before) : null;
@@ -82,6 +83,34 @@ export function splitSentences(text: string): string[] {
   }
   return out;
 }
+
+/**
+ * A mark that closes a quotation the sentence goes on after ("Translate 'how are you?' into
+ * French"): the mark ends with the quote that an opening one earlier in the sentence
+ * pairs with, and the words after it go on in lower case.
+ */
+function insideQuote(mark: string, before: string, after: string): boolean {
+  const quote = mark.at(-1);
+  if (quote !== '"' && quote !== "'") return false;
+  if (!/^\s+\p{Ll}/u.test(after)) return false;
+  const opening = quote === '"' ? /(?:^|[\s([])"(?=\S)/g : /(?:^|[\s([])'(?=\S)/g;
+  let open = -1;
+  for (let o = opening.exec(before); o !== null; o = opening.exec(before)) open = o.index + o[0].length;
+  return open >= 0 && !before.slice(open).includes(`${quote} `);
+}
+
+/**
+ * A question typed without its mark ("how do i make cold brew at home"): a sentence with no
+ * closing punctuation that opens as a question does (a question word and a verb, or a verb
+ * and its subject) gets a "?", so it is read as the question it is.
+ */
+export function markQuestion(sentence: string): string {
+  if (/[.!?:;,…)\]"']\s*$/.test(sentence)) return sentence;
+  return UNMARKED_QUESTION.test(sentence) ? `${sentence}?` : sentence;
+}
+
+const UNMARKED_QUESTION =
+  /^(?:(?:how|what|where|when|why|which|who)(?:'s|\s+(?:do|does|did|is|are|was|were|can|could|should|would|will|much|many|long|often))|(?:can|could|would|will|should|do|does|did|is|are|was|were|have|has)\s+(?:you|i|we|it|there|they|he|she|my|this|that))\b/i;
 
 /** Lower-cased word tokens (letters, digits, inner apostrophes, `+`, `-`). */
 export function tokenize(text: string): string[] {
