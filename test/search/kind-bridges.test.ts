@@ -6,7 +6,8 @@ import { type Fixture, HOUR, openFixture, searchOf, seedEpisode, T0 } from './se
  * A question names a kind while the memory names an instance (lexicon.ts KINDS):
  * - a name asked for ("What is my cat's name?") while the memory says what something is
  *   called ("a cat called Biscuit"): the english stemmer joins "name" and "named" only;
- * - a job asked about ("What is my job title?") while the memory tells a promotion.
+ * - a job asked about ("What is my job title?") while the memory tells a promotion;
+ * - a word for the same thing (SAME): "my father" asked, "my dad" told.
  */
 describe.each(DRIVERS)('a kind asked about finds its instance [%s]', (driver) => {
   let f: Fixture;
@@ -51,6 +52,19 @@ describe.each(DRIVERS)('a kind asked about finds its instance [%s]', (driver) =>
       "Ida's sister has a new job in Oslo.",
       'Ida hates job interviews.',
     ];
+    // another owner's: "lives" in each, the shorter ones rank first on the question's own words alone
+    const homes = [
+      "Noor's dad lives in a cottage by the sea.",
+      "Noor's neighbour lives upstairs.",
+      'Noor lives near the park.',
+    ];
+    for (const [i, fact] of homes.entries())
+      await seedEpisode(f, {
+        owners: ['noor'],
+        ts: T0 + (10 + i) * HOUR,
+        subject: `a home ${i}`,
+        facts: [fact],
+      });
     for (const [i, fact] of jobs.entries())
       await seedEpisode(f, {
         owners: ['ida'],
@@ -69,6 +83,10 @@ describe.each(DRIVERS)('a kind asked about finds its instance [%s]', (driver) =>
     it(`${method}: "What is my job title?" finds the promotion`, async () => {
       const r = await run({ user_id: 'ida', query: 'What is my job title?', method });
       expect(r.episodes[0]!.atomic_facts[0]!.content).toMatch(/promoted to senior designer/);
+    });
+    it(`${method}: "Where does my father live?" finds where her dad lives`, async () => {
+      const r = await run({ user_id: 'noor', query: 'Where does my father live?', method });
+      expect(r.episodes[0]!.atomic_facts[0]!.content).toMatch(/dad lives in a cottage/);
     });
   }
 });

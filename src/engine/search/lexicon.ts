@@ -13,6 +13,7 @@ import type { SearchScope } from './scope.js';
  *   suffix cut) is matched against the lexemes actually stored for the owner's scope.
  * - **Irregular verbs**: a question asks "what did she buy", a memory says "bought"; the
  *   stemmer does not join the two (IRREGULAR).
+ * - **Words for the same thing**: "dad" / "father", "flat" / "apartment" (SAME).
  *
  * Expansions form a second query of lower weight (service.ts), so a memory using the
  * question's own words still ranks first when both exist.
@@ -39,6 +40,30 @@ const KINDS: readonly (readonly [string, string, string?])[] = [
   ['age old born birthday', 'born birthday years old age'],
   // "What is my cat's name?" / "a cat called Biscuit": the stemmer joins name and named only.
   ['name names named', 'named called'],
+];
+
+/**
+ * Words for the same thing, one group a line: a family member by name and by role ("my
+ * dad" / "my father"), British and American words ("flat" / "apartment", "holiday" /
+ * "vacation") and everyday short forms ("TV"). Any of a group asked bridges to the others.
+ */
+const SAME = [
+  'father dad daddy',
+  'mother mom mum mommy mummy',
+  'grandmother grandma granny',
+  'grandfather grandpa granddad',
+  'husband hubby',
+  'children kids',
+  'apartment flat',
+  'vacation holiday holidays',
+  'movie movies film films',
+  'tv television',
+  'car vehicle',
+  'bike bicycle',
+  'phone cellphone smartphone',
+  'doctor physician',
+  'vet veterinarian',
+  'relax unwind destress decompress',
 ];
 
 /**
@@ -176,7 +201,9 @@ interface KindLexemes {
 const names = (k: KindLexemes, have: ReadonlySet<string>) => [...k.keys, ...k.cues].some((t) => have.has(t));
 
 /** The lexemes of the kinds and of the current-state phrases, read once per process. */
-let lexicon: Promise<{ kinds: KindLexemes[]; state: Set<string>; verbs: VerbLexemes[] }> | undefined;
+let lexicon:
+  | Promise<{ kinds: KindLexemes[]; state: Set<string>; verbs: VerbLexemes[]; same: string[][] }>
+  | undefined;
 
 function lexemes(q: Sql) {
   lexicon ??= Promise.all([
@@ -189,8 +216,9 @@ function lexemes(q: Sql) {
     ),
     queryLexemes(q, STATE_PHRASES.join(' ')),
     verbLexemes(q),
+    Promise.all(SAME.map((group) => queryLexemes(q, group))),
   ])
-    .then(([kinds, state, verbs]) => ({ kinds, state: new Set(state), verbs }))
+    .then(([kinds, state, verbs, same]) => ({ kinds, state: new Set(state), verbs, same }))
     .catch((err) => {
       lexicon = undefined;
       throw err;
@@ -275,8 +303,10 @@ export async function expandTerms(q: Sql, scope: SearchScope, terms: readonly st
   if (!terms.length) return [];
   const have = new Set(terms);
   const out = new Set<string>();
-  const { kinds, verbs } = await lexemes(q);
+  const { kinds, verbs, same } = await lexemes(q);
   for (const k of kinds) if (names(k, have)) for (const a of k.answers) if (!have.has(a)) out.add(a);
+  for (const group of same)
+    if (group.some((t) => have.has(t))) for (const x of group) if (!have.has(x)) out.add(x);
   // An irregular verb asked in a plain form: its other forms (a memory tells it in the past).
   for (const v of verbs)
     if (v.plain.some((t) => have.has(t)))
