@@ -180,6 +180,25 @@ describe('offline extractor: profiles', () => {
     expect(items).toContainEqual(['hobby', 'Rui started swimming twice a week at the public pool.']);
   });
 
+  it("files a pastime picked up as a hobby past an aside's announcement, and a ride to the hospital under no health", () => {
+    const m = builder();
+    const rui = { sender_id: 'r', sender_name: 'Rui', role: 'user' as const };
+    const out = extract(
+      [
+        m({ ...rui, content: 'random q but i picked up knitting to unwind after my shifts.' }),
+        m({ ...rui, content: 'My commute to the hospital is only 5 miles.' }),
+        m({ ...rui, content: 'I was in the hospital for two nights in March.' }),
+      ],
+      { humans: ['r'], agents: [] },
+    );
+    const items = out.profiles[0]!.explicit_info.map((e) => [e.category, e.description]);
+    expect(items).toContainEqual(['hobby', "Rui picked up knitting to unwind after Rui's shifts."]);
+    expect(items.filter(([c]) => c === 'health').map(([, d]) => d)).toEqual([
+      'Rui was in the hospital for two nights in March 2024.',
+    ]);
+    expect(out.episode.facts.map((f) => f.content).join(' ')).not.toMatch(/random q/i);
+  });
+
   it('keeps no plan or liking of an "it" or "them" that says nothing on its own', () => {
     const m = builder();
     const rui = { sender_id: 'r', sender_name: 'Rui', role: 'user' as const };

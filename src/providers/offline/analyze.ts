@@ -192,6 +192,9 @@ const PLACEHOLDER = /^\[[^\]]{1,40}\]$/;
 /** A label that says how the rest is meant, not what it is about ("Quick context:", "FYI:"). */
 const TALK_LABEL =
   /^(?:(?:quick|brief|short|small|side|some|just an?|an?|one more|final|important)\s+)?(?:context|note|notes|update|reminder|background|fyi|ps|p\.s\.|btw|edit|tl;?dr|heads[- ]up|info|summary|recap|question|thought|idea|warning|correction|aside)\s*:\s+(?=\S)/i;
+/** "Random q but ...", "Unrelated, but ...", "Quick question - ...": an aside's announcement. */
+const ASIDE =
+  /^(?:(?:totally|completely|kinda|slightly)\s+)?(?:random|quick|unrelated|off[- ]topic)(?:\s+(?:q|question|thing))?\s*(?:[,:]\s*(?:but\s+)?|\s+but\s+|\s+-+\s+)(?=\S)/i;
 /** "Here it is:", "Here's my draft:" and a letter's salutation opening the same sentence. */
 const PASTED =
   /^(?:(?:here(?:'s| is) (?:it|(?:my|the) (?:\w+ )?(?:draft|letter|email|text|version|message|note|cover letter))|here it is)\s*:\s*)?(?:dear [\p{L} .'-]{1,40},\s+)(?=\S)|^(?:here(?:'s| is) (?:it|(?:my|the) (?:\w+ )?(?:draft|letter|email|text|version|message|note|cover letter))|here it is)\s*:\s+(?=\S)/iu;
@@ -216,6 +219,7 @@ export function stripInterjections(sentence: string, names: readonly string[]): 
       // A leading label of the talk itself: "Quick context: ...", "FYI: ...", "Update: ..."
       // (a note's "Deadline: 30 June" keeps its label: FIELD).
       .replace(TALK_LABEL, '')
+      .replace(ASIDE, '')
       // "Good news, I got the job": how the news is taken, not what it is.
       .replace(NEWS, '')
       // "Here it is: Dear Hiring Manager, I am writing ...": what announces a pasted text and

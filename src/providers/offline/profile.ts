@@ -84,7 +84,7 @@ const PATTERNS: [ProfileCategory, RegExp][] = [
   ],
   [
     'health',
-    /\bmy (?:doctor|therapist|therapy|health|diagnosis|surgery|injury|medication|meds)\b|\b(?:going to|go to|started|attending|attend|in) (?:couples |group )?therapy\b|\bburn(?:t|ed) out\b|\bi(?:'m| am) (?:sick|ill|injured|recovering)\b|\bi (?:broke|hurt|injured|sprained|was diagnosed)\b|\bdiagnosed\b|\b(?:my )?(?:anxiety|depression|migraines?|asthma|diabetes|cholesterol|blood pressure|blood sugar)\b|\bhospital\b|\bmy (?:\w+ )?(?:pediatrician|paediatrician|physio(?:therapist)?|dentist|gp|check-?up)\b|\bseeing a (?:therapist|counsel(?:l)?or|psychiatrist|psychologist|physio(?:therapist)?)\b/,
+    /\bmy (?:doctor|therapist|therapy|health|diagnosis|surgery|injury|medication|meds)\b|\b(?:going to|go to|started|attending|attend|in) (?:couples |group )?therapy\b|\bburn(?:t|ed) out\b|\bi(?:'m| am) (?:sick|ill|injured|recovering)\b|\bi (?:broke|hurt|injured|sprained|was diagnosed)\b|\bdiagnosed\b|\b(?:my )?(?:anxiety|depression|migraines?|asthma|diabetes|cholesterol|blood pressure|blood sugar)\b|\b(?:in|into|out of) (?:the )?hospital\b|\bhospitali[sz]ed\b|\b(?:went|go|going|taken|rushed|admitted) (?:\w+ )?to (?:the )?hospital\b|\bmy (?:\w+ )?(?:pediatrician|paediatrician|physio(?:therapist)?|dentist|gp|check-?up)\b|\bseeing a (?:therapist|counsel(?:l)?or|psychiatrist|psychologist|physio(?:therapist)?)\b/,
   ],
   [
     'plan',
@@ -103,7 +103,7 @@ const PATTERNS: [ProfileCategory, RegExp][] = [
         `\\b(?:i|we) (?:usually |often |regularly |always |still )?(?:${PASTIMES})s?\\b(?:\\s+[\\w,'-]+){0,5}\\s+(?:every|each|a|per|twice a|three times a) (?:day|week|weekend|morning|evening|night|month)\\b`,
         `\\bi(?:'ve| have) been (?:\\w+ )?(?:${PASTIMES_ING}) (?:a lot|lately|recently|more|every|again)\\b`,
         // Taken up: "I started running three mornings a week".
-        `\\b(?:i|we)(?:'ve| have)? (?:just |recently )?(?:started|began|taken up|took up) (?:${PASTIMES_ING})\\b`,
+        `\\b(?:i|we)(?:'ve| have)? (?:just |recently )?(?:started|began|taken up|took up|picked up) (?:${PASTIMES_ING})\\b`,
       ].join('|'),
     ),
   ],
