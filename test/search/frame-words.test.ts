@@ -85,3 +85,48 @@ describe.each(DRIVERS)('a question\'s frame ("what kind of") is no query term [%
     expect(r.episodes[0]!.atomic_facts[0]!.content).toMatch(/pottery class/);
   });
 });
+
+/**
+ * An idiom's words say something else than it means (hybrid.ts IDIOMS): "for a living" asks
+ * for a job, not where one lives; "get to work" for a commute. The idioms' meaning is read by
+ * the keyword half; the vector half embeds the question as asked.
+ */
+describe.each(DRIVERS)('an idiom is read for what it means [%s]', (driver) => {
+  let f: Fixture;
+  const run = searchOf(() => f);
+  const rank = async (query: string, method: 'keyword' | 'hybrid') =>
+    (await run({ user_id: 'omar', query, method })).episodes.map((e) => e.atomic_facts[0]!.content);
+
+  beforeAll(async () => {
+    f = await openFixture(driver);
+    const facts = [
+      'Omar works as a dental hygienist in Leeds.',
+      // "living" and "lives": the idiom's word would find them first
+      'Omar lives in a flat above a bakery.',
+      'Omar says the cost of living keeps rising.',
+      'Omar cycles eight miles each way on his commute.',
+      // "got" and "work": the idiom's words
+      'Omar got his work laptop repaired.',
+    ];
+    for (const [i, fact] of facts.entries())
+      await seedEpisode(f, { owners: ['omar'], ts: T0 + i * HOUR, subject: `a talk ${i}`, facts: [fact] });
+  });
+  afterAll(() => f.database.drop());
+
+  for (const method of ['keyword', 'hybrid'] as const) {
+    it(`${method}: "What does Omar do for a living?" ranks his job above the memories of living`, async () => {
+      const living = await rank('What does Omar do for a living?', method);
+      const job = living.findIndex((c) => /dental hygienist/.test(c));
+      expect(job).toBeGreaterThanOrEqual(0);
+      expect(job).toBeLessThan(living.findIndex((c) => /cost of living/.test(c)));
+      expect(job).toBeLessThan(living.findIndex((c) => /lives in a flat/.test(c)));
+    });
+    it(`${method}: "How does Omar get to work?" finds his commute before the memories of work`, async () => {
+      const work = await rank('How does Omar get to work?', method);
+      const commute = work.findIndex((c) => /on his commute/.test(c));
+      // hybrid: the vector half finds his job near "work" too
+      if (method === 'keyword') expect(commute).toBe(0);
+      else expect(commute).toBeLessThan(work.findIndex((c) => /work laptop/.test(c)));
+    });
+  }
+});

@@ -73,11 +73,26 @@ const FRAME = new RegExp(
 );
 const withoutFrame = (text: string) => text.replace(FRAME, ' ');
 
-/** A question's lexemes without its frame's (FRAME): its own terms and those of the dates it names. */
-export const questionLexemes = (db: Sql, text: string) => queryLexemes(db, withoutFrame(text));
+/**
+ * Idioms whose words say something else than they mean: "what do I do for a living" asks
+ * for a job (its "living" would ask where one lives), "how do I get to work" for a commute.
+ * Each is read with the word it means, in place of the idiom's or beside them, by both
+ * halves: a word embedder reads "living" as near "lives" too.
+ */
+const IDIOMS: readonly [RegExp, string][] = [
+  [/\bfor\s+a\s+living\b/gi, ' job '],
+  [/\b(?:get|go|travel|come)(?:s|ting|ing)?\s+(?:in\s+)?to\s+(?:work|the\s+office)\b/gi, '$& commute'],
+];
+const inPlainWords = (text: string) => IDIOMS.reduce((t, [re, by]) => t.replace(re, by), text);
 
 /**
- * A query's lexemes (a statement) and its embedding, asked for at once (`want` skips
+ * A question's lexemes without its frame's (FRAME) and with its idioms' meaning (IDIOMS):
+ * its own terms and those of the dates it names.
+ */
+export const questionLexemes = (db: Sql, text: string) => queryLexemes(db, inPlainWords(withoutFrame(text)));
+
+/**
+ * A query's lexemes (a statement) and its embedding (of its idioms' meaning), asked for at once (`want` skips
  * either). An embedder failure, rejected or thrown before a promise, comes back as
  * `embedFailed` beside the lexemes, for a caller that falls back to the keyword route.
  */
@@ -90,7 +105,7 @@ export async function prepareQuery(
   const [terms, embedded] = await Promise.all([
     want.terms ? questionLexemes(db, text) : [],
     want.vector
-      ? (async () => embedder.embed([text]))().then(
+      ? (async () => embedder.embed([inPlainWords(text)]))().then(
           (v) => ({ vector: v[0] }),
           (error: unknown) => ({ error }),
         )
