@@ -205,7 +205,7 @@ const FUTURE = new RegExp(`\\bin ${NUM} (day|week)s?\\b`, 'gi');
 
 /** A subject and a verb in the past: "I finished", "we just painted", "she ran", "which was". */
 const PAST =
-  /\b(?:i|we|he|she|they|you|it|which|that|who)\s+(?:(?:just|finally|already|also|once|actually|\w+ly)\s+)?(?:[a-z]+ed|was|were|did|had|got|went|made|took|ran|read|wrote|built|won|drove|flew|swam|sold|bought|paid|spent|saw|came|met|found|gave|grew|became|began|broke|caught|chose|ate|fell|kept|rode|sent|sang|slept|spoke|taught|threw|woke|wore)\b/i;
+  /\b(?:i|we|he|she|they|you|it|which|that|who)\s+(?:(?:just|finally|already|also|once|actually|\w+ly)\s+)?(?:(?!(?:need|feed|speed|breed|bleed|proceed|exceed|succeed|seed|heed|embed|shed)\b)[a-z]+ed|was|were|did|had|got|went|made|took|ran|read|wrote|built|won|drove|flew|swam|sold|bought|paid|spent|saw|came|met|found|gave|grew|became|began|broke|caught|chose|ate|fell|kept|rode|sent|sang|slept|spoke|taught|threw|woke|wore)\b/i;
 const FUTURE_MARKER =
   /\b(?:will|'ll|shall|going to|gonna|would|'d|plans? to|planning to|hopes? to|hoping to|wants? to)\b/i;
 

@@ -146,6 +146,8 @@ describe('offline text: relative dates', () => {
       Date.UTC(2024, 2, 14),
       'Can you help me plan a trip in October 2024?',
     ],
+    // "need" is no verb in the past for ending in "ed".
+    ['I need a gift for her birthday in June.', MAY_8, 'I need a gift for her birthday in June 2023.'],
     ['The recital is on the 20th.', MAY_8, 'The recital is on 20 May 2023.'],
     ['The recital is on the 3rd.', MAY_8, 'The recital is on 3 June 2023.'],
     // A weekday alone: the last one in the past, else the next from today (8 May 2023 is a Monday).
