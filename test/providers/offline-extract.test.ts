@@ -1212,6 +1212,20 @@ describe('offline extractor: senders known by a handle alone', () => {
     expect(odd).toEqual(['Now Kim (ops team manages four engineers at the plant.']);
   });
 
+  it('tells an imperative whose verb is seldom a noun as advice whatever follows it ("Remove rings ...")', () => {
+    const out = chat(
+      [
+        ['u-42', 'user', "I'm going to my first glassblowing class on Friday."],
+        ['assistant', 'assistant', 'Fun! Remove rings and bracelets before the class, and keep nails short.'],
+      ],
+      ['u-42'],
+      ['assistant'],
+    ).episode.facts.map((f) => f.content);
+    expect(out).toContain(
+      'Assistant advised User to remove rings and bracelets before the class, and keep nails short.',
+    );
+  });
+
   it('links a "they" of an answer from the answer itself, and not past a person it may stand for', () => {
     const out = chat(
       [

@@ -169,6 +169,13 @@ export const ADVICE_VERBS =
   'use|add|keep|start|stop|take|ice|eat|drink|choose|pick|rest|stretch|stay|limit|focus|practi[cs]e|water|schedule|join|follow|get|ask|leave|pack|prepare|build|serve|include|replace|clean|wash|cook|bake|store|cover|mix|reduce|increase|visit|contact|save|cancel|remove|wipe|rotate|wear|hold|breathe|turn|place|put|set|read|walk|sleep|warm|cool|aim|talk|slow|provide|spend|move|have|encourage|introduce|swap|feed|play|watch|separate|test|label|speak|pair|thank|sit|let|download|drop|head|continue|enable|type|press|offer|wait|look|listen|apply|fill|pour|repeat|lift|season|chop|stir|boil|roast|fry|soak|plant|prune|trim|unplug|plug|unscrew|reassemble|measure|compare|skip|learn|review|write down|note|pay|split|treat|reward|praise|protect|prevent|support|allow|block|mute|update|install|restart|back up|log|track|record|share|print|sign|lock|unlock|charge|fold|roll|hang|stand|simmer|whisk|grill|steam|heat|preheat|slice|dice|mince|grate|drain|rinse|peel|marinate|knead|sprinkle|garnish|finish|relax|loosen|tighten|adjust|raise|lower|open|close|attach|extend|shield|squeeze|bend|approach|email|post|invite|reach out|mention|highlight|host|launch|promote|advertise|target|hire|delegate|outsource|automate|negotiate|research|explore|attend';
 
 /**
+ * Verbs of advice seldom a noun opening a sentence: they bid whatever follows ("Remove rings
+ * and bracelets", "Keep nails short"), where the others need an object's first word after them.
+ */
+const SELDOM_NOUNS =
+  'remove|keep|wear|include|choose|replace|reduce|prepare|follow|wipe|breathe|encourage|introduce|download|apply|pour|unplug|unscrew|reassemble|preheat|marinate|sprinkle|loosen|tighten|adjust|attach|delegate|outsource|automate|negotiate|stretch|schedule|rinse|drain|squeeze|whisk|simmer|knead';
+
+/**
  * A short phrase that may open an imperative, with its comma ("For longer trips, ask a
  * friend to water", "In C4, type ...").
  */
@@ -182,7 +189,7 @@ export const BIDDING_LEAD =
  * "Book club was fun" and "Plan B worked" stay statements.
  */
 export const BIDDING = new RegExp(
-  `^(?:${BIDDING_LEAD})?(please\\s+)?(?:(?:don't|do not|never)\\s+(?!(?:know|think|feel|remember|have|care|want|need|like|get|mind|see|understand|believe|agree|blame|recall|expect|wanna)\\b)[a-z]+\\s+\\S|(?<=please\\s+)(?:(?:never|always|just|not)\\s+)?[a-z]+\\s+\\S|(try|avoid|consider|write|explain|summari[sz]e|translate|describe|generate|draft|rewrite|recommend|suggest|tell|give|show|remind|calculate|compare)\\s+\\S|(make|create|help|fix|find|send|book|call|bring|buy|plan|list|check|${ADVICE_VERBS})\\s+(?:me|us|a|an|the|some|this|that|these|those|it|them|him|her|my|your|our|other|others|to|out|up|on|for|with|about|more|at|in|into|off|down|back|over|each|every|all|any|plenty|lots|both|one|two|three|several|many|few|half|extra|enough|yourself|\\d+|\\w+ing)\\b)`,
+  `^(?:${BIDDING_LEAD})?(please\\s+)?(?:(?:don't|do not|never)\\s+(?!(?:know|think|feel|remember|have|care|want|need|like|get|mind|see|understand|believe|agree|blame|recall|expect|wanna)\\b)[a-z]+\\s+\\S|(?<=please\\s+)(?:(?:never|always|just|not)\\s+)?[a-z]+\\s+\\S|(try|avoid|consider|write|explain|summari[sz]e|translate|describe|generate|draft|rewrite|recommend|suggest|tell|give|show|remind|calculate|compare|${SELDOM_NOUNS})\\s+\\S|(make|create|help|fix|find|send|book|call|bring|buy|plan|list|check|${ADVICE_VERBS})\\s+(?:me|us|a|an|the|some|this|that|these|those|it|them|him|her|my|your|our|other|others|to|out|up|on|for|with|about|more|at|in|into|off|down|back|over|each|every|all|any|plenty|lots|both|one|two|three|several|many|few|half|extra|enough|yourself|\\d+|\\w+ing)\\b)`,
   'i',
 );
 
