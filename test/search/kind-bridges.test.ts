@@ -7,7 +7,8 @@ import { type Fixture, HOUR, openFixture, searchOf, seedEpisode, T0 } from './se
  * - a name asked for ("What is my cat's name?") while the memory says what something is
  *   called ("a cat called Biscuit"): the english stemmer joins "name" and "named" only;
  * - a job asked about ("What is my job title?") while the memory tells a promotion;
- * - a word for the same thing (SAME): "my father" asked, "my dad" told.
+ * - a word for the same thing (SAME): "my father" asked, "my dad" told;
+ * - a meal asked for brings what one does not eat; a book asked about, a novel.
  */
 describe.each(DRIVERS)('a kind asked about finds its instance [%s]', (driver) => {
   let f: Fixture;
@@ -46,32 +47,34 @@ describe.each(DRIVERS)('a kind asked about finds its instance [%s]', (driver) =>
       subject: 'good news',
       facts: ['Ida was promoted to senior designer in March.'],
     });
+    // One fact an episode, an hour apart.
+    const seedFacts = async (owner: string, fromHour: number, facts: string[]) => {
+      for (const [i, fact] of facts.entries())
+        await seedEpisode(f, {
+          owners: [owner],
+          ts: T0 + (fromHour + i) * HOUR,
+          subject: `a talk ${fromHour + i}`,
+          facts: [fact],
+        });
+    };
     // "job" is in many memories, as it is in a long one's
-    const jobs = [
+    await seedFacts('ida', 5, [
       'Ida helped Tom with a job.',
       "Ida's sister has a new job in Oslo.",
       'Ida hates job interviews.',
-    ];
+    ]);
     // another owner's: "lives" in each, the shorter ones rank first on the question's own words alone
-    const homes = [
+    await seedFacts('noor', 10, [
       "Noor's dad lives in a cottage by the sea.",
       "Noor's neighbour lives upstairs.",
       'Noor lives near the park.',
-    ];
-    for (const [i, fact] of homes.entries())
-      await seedEpisode(f, {
-        owners: ['noor'],
-        ts: T0 + (10 + i) * HOUR,
-        subject: `a home ${i}`,
-        facts: [fact],
-      });
-    for (const [i, fact] of jobs.entries())
-      await seedEpisode(f, {
-        owners: ['ida'],
-        ts: T0 + (5 + i) * HOUR,
-        subject: `a talk ${i}`,
-        facts: [fact],
-      });
+    ]);
+    // a third owner's
+    await seedFacts('lena', 20, [
+      'Lena is allergic to sesame.',
+      "Lena's favourite novel is a story of the sea.",
+      'Lena bought a lamp for the hall.',
+    ]);
   });
   afterAll(() => f.database.drop());
 
@@ -83,6 +86,12 @@ describe.each(DRIVERS)('a kind asked about finds its instance [%s]', (driver) =>
     it(`${method}: "What is my job title?" finds the promotion`, async () => {
       const r = await run({ user_id: 'ida', query: 'What is my job title?', method });
       expect(r.episodes[0]!.atomic_facts[0]!.content).toMatch(/promoted to senior designer/);
+    });
+    it(`${method}: a meal asked for finds what she cannot eat; a book asked about, her novel`, async () => {
+      const meal = await run({ user_id: 'lena', query: 'Can you suggest a lunch recipe for me?', method });
+      expect(meal.episodes.map((e) => e.atomic_facts[0]!.content)).toContain('Lena is allergic to sesame.');
+      const book = await run({ user_id: 'lena', query: 'What books does Lena like?', method });
+      expect(book.episodes[0]!.atomic_facts[0]!.content).toMatch(/favourite novel/);
     });
     it(`${method}: "Where does my father live?" finds where her dad lives`, async () => {
       const r = await run({ user_id: 'noor', query: 'Where does my father live?', method });

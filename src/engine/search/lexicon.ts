@@ -23,8 +23,17 @@ const KINDS: readonly (readonly [string, string, string?])[] = [
     'pet pets animal animals',
     'dog dogs puppy cat cats kitten hamster rabbit parrot bird fish horse tortoise ferret',
   ],
-  ['diet diets eat eats food foods', 'vegetarian vegan pescatarian gluten dairy meat keto kosher halal'],
-  ['allergy allergies allergic', 'allergic allergy intolerant intolerance'],
+  // A meal asked for ("Can you suggest a dinner recipe?") brings what one does not eat.
+  [
+    'diet diets eat eats food foods',
+    'vegetarian vegan pescatarian gluten dairy meat keto kosher halal',
+    'recipe recipes meal meals dinner lunch breakfast dish dishes',
+  ],
+  [
+    'allergy allergies allergic',
+    'allergic allergy intolerant intolerance',
+    'recipe recipes meal meals dinner lunch breakfast dish dishes',
+  ],
   // "home", "city" and "town" name the kind in a question, but a fact holding them is not
   // always about where one lives ("got home late"): they are cues, not the slot.
   ['live lives living reside based', 'live moved move relocated based', 'home city town'],
@@ -40,6 +49,8 @@ const KINDS: readonly (readonly [string, string, string?])[] = [
   ['age old born birthday', 'born birthday years old age'],
   // "What is my cat's name?" / "a cat called Biscuit": the stemmer joins name and named only.
   ['name names named', 'named called'],
+  ['book books', 'novel novels memoir'],
+  ['phone phones', 'iphone smartphone android'],
 ];
 
 /**
