@@ -1212,6 +1212,41 @@ describe('offline extractor: senders known by a handle alone', () => {
     expect(odd).toEqual(['Now Kim (ops team manages four engineers at the plant.']);
   });
 
+  it("tells an assistant's imperative of any verb as advice, not a sentence whose first word is its subject", () => {
+    const said = (reply: string) =>
+      chat(
+        [
+          ['u-42', 'user', 'I burnt the rice again.'],
+          ['assistant', 'assistant', reply],
+        ],
+        ['u-42'],
+        ['assistant'],
+      ).episode.facts.map((f) => f.content);
+    expect(said('Soak the pot in hot water overnight.')).toContain(
+      'Assistant advised User to soak the pot in hot water overnight.',
+    );
+    expect(said('Then scrub it with a paste of baking soda.')).toContain(
+      'Assistant advised User to scrub it with a paste of baking soda.',
+    );
+    expect(said('Gently press the grains flat.')).toContain(
+      'Assistant advised User to gently press the grains flat.',
+    );
+    // "Finally," opens the sentence: no dropped subject before it ("Assistant finally, ...").
+    expect(said('Finally, rinse the pot with cold water.')).toContain(
+      'Assistant advised User, finally, to rinse the pot with cold water.',
+    );
+    expect(said('Dinner this evening was a disaster for many of us.').join(' ')).not.toMatch(/advised/);
+  });
+
+  it('keeps an opening adverb with its comma as it is, with no subject supplied before it', () => {
+    const out = chat(
+      [['u-42', 'user', 'Recently, I had a rough week at the bakery.']],
+      ['u-42'],
+      [],
+    ).episode.facts.map((f) => f.content);
+    expect(out).toContain('Recently, User had a rough week at the bakery.');
+  });
+
   it('tells an imperative whose verb is seldom a noun as advice whatever follows it ("Remove rings ...")', () => {
     const out = chat(
       [

@@ -173,7 +173,7 @@ export const ADVICE_VERBS =
  * and bracelets", "Keep nails short"), where the others need an object's first word after them.
  */
 const SELDOM_NOUNS =
-  'remove|keep|wear|include|choose|replace|reduce|prepare|follow|wipe|breathe|encourage|introduce|download|apply|pour|unplug|unscrew|reassemble|preheat|marinate|sprinkle|loosen|tighten|adjust|attach|delegate|outsource|automate|negotiate|stretch|schedule|rinse|drain|squeeze|whisk|simmer|knead';
+  'use|remove|keep|wear|include|choose|replace|reduce|prepare|follow|wipe|breathe|encourage|introduce|download|apply|pour|unplug|unscrew|reassemble|preheat|marinate|sprinkle|loosen|tighten|adjust|attach|delegate|outsource|automate|negotiate|stretch|schedule|rinse|drain|squeeze|whisk|simmer|knead';
 
 /**
  * A short phrase that may open an imperative, with its comma ("For longer trips, ask a
@@ -182,6 +182,12 @@ const SELDOM_NOUNS =
 export const BIDDING_LEAD =
   '(?:for|in|on|at|after|before|during|if|when|once|first|next|then|finally)\\b[^,;:.!?]{0,40},\\s+';
 
+/** Words an imperative's object or particle opens with ("Keep *a* diary", "Check *out* ..."). */
+export const OBJECT_WORDS =
+  'me|us|a|an|the|some|this|that|these|those|it|them|him|her|my|your|our|other|others|to|out|up|on|for|with|about|more|at|in|into|off|down|back|over|each|every|all|any|plenty|lots|both|one|two|three|four|five|six|seven|eight|nine|ten|several|many|few|half|extra|enough|yourself|what|whatever|\\d+';
+/** OBJECT_WORDS or a gerund ("Try *running*"). */
+const OBJECT_START = `${OBJECT_WORDS}|\\w+ing`;
+
 /**
  * A sentence opening with a verb in the imperative ("Write me ...", "Try quad stretches",
  * "Check out this pic"). A verb that is seldom a noun opening a sentence bids whatever
@@ -189,7 +195,7 @@ export const BIDDING_LEAD =
  * "Book club was fun" and "Plan B worked" stay statements.
  */
 export const BIDDING = new RegExp(
-  `^(?:${BIDDING_LEAD})?(please\\s+)?(?:(?:don't|do not|never)\\s+(?!(?:know|think|feel|remember|have|care|want|need|like|get|mind|see|understand|believe|agree|blame|recall|expect|wanna)\\b)[a-z]+\\s+\\S|(?<=please\\s+)(?:(?:never|always|just|not)\\s+)?[a-z]+\\s+\\S|(try|avoid|consider|write|explain|summari[sz]e|translate|describe|generate|draft|rewrite|recommend|suggest|tell|give|show|remind|calculate|compare|${SELDOM_NOUNS})\\s+\\S|(make|create|help|fix|find|send|book|call|bring|buy|plan|list|check|${ADVICE_VERBS})\\s+(?:me|us|a|an|the|some|this|that|these|those|it|them|him|her|my|your|our|other|others|to|out|up|on|for|with|about|more|at|in|into|off|down|back|over|each|every|all|any|plenty|lots|both|one|two|three|several|many|few|half|extra|enough|yourself|\\d+|\\w+ing)\\b)`,
+  `^(?:${BIDDING_LEAD})?(please\\s+)?(?:(?:don't|do not|never)\\s+(?!(?:know|think|feel|remember|have|care|want|need|like|get|mind|see|understand|believe|agree|blame|recall|expect|wanna)\\b)[a-z]+\\s+\\S|(?<=please\\s+)(?:(?:never|always|just|not)\\s+)?[a-z]+\\s+\\S|(try|avoid|consider|write|explain|summari[sz]e|translate|describe|generate|draft|rewrite|recommend|suggest|tell|give|show|remind|calculate|compare|${SELDOM_NOUNS})\\s+\\S|(make|create|help|fix|find|send|book|call|bring|buy|plan|list|check|do|${ADVICE_VERBS})\\s+(?:${OBJECT_START})\\b)`,
   'i',
 );
 

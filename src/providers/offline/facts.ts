@@ -6,7 +6,14 @@
  */
 import { mentionsDate } from '../../core/dates.js';
 import type { ExtractedFact, ToolCall } from '../../core/ports.js';
-import { ADVICE_VERBS, BIDDING, BIDDING_LEAD, type MessageView, type Sentence } from './analyze.js';
+import {
+  ADVICE_VERBS,
+  BIDDING,
+  BIDDING_LEAD,
+  type MessageView,
+  OBJECT_WORDS,
+  type Sentence,
+} from './analyze.js';
 import { linkGroups } from './coreference.js';
 import { EITHER, FEMALE, MALE, PET } from './nouns.js';
 import { capitalize, contentStems, terminate, truncate } from './text.js';
@@ -92,7 +99,9 @@ export function statement(view: MessageView, idx: number): string {
     return terminate(capitalize(`${view.speaker} suggested ${rest.slice(offer[0].length)}`));
   // A bidding ("Write me a poem about the sea", "Ice your knees after long runs") is what the
   // speaker asked for or advised, not something said to be so.
-  const bid = BIDDING.exec(s.core);
+  const bid =
+    BIDDING.exec(s.core) ??
+    (view.msg.role === 'assistant' && !view.proper.has(firstWord(s.core)) ? ORDER.exec(s.core) : null);
   if (bid) {
     // An assistant's imperative is advice whatever its verb ("Book the rooms early").
     const advice =
@@ -106,6 +115,7 @@ export function statement(view: MessageView, idx: number): string {
     const what = rest
       .slice(lead.length)
       .replace(/^please\s+/i, '')
+      .replace(LEAD_WORDS, '')
       .replace(/^(?:don't|do not)\s+/i, 'not to ')
       .replace(/^never\s+/i, 'never to ');
     const to = /^(?:not|never) to /.test(what) ? '' : 'to ';
@@ -122,6 +132,29 @@ export function statement(view: MessageView, idx: number): string {
  * out this pic") the speaker asked.
  */
 const ADVICE = new RegExp(`^(?:try|avoid|consider|${ADVICE_VERBS})$`, 'i');
+
+/**
+ * Words that open a sentence without being a verb in the imperative: pronouns, determiners,
+ * prepositions, conjunctions, question words, auxiliaries, adverbs and interjections.
+ */
+const NOT_A_VERB =
+  'i|you|he|she|it|we|they|this|that|these|those|there|here|a|an|the|my|your|his|her|its|our|their|what|which|who|whom|whose|when|where|why|how|whatever|whichever|whoever|if|because|since|although|though|while|once|as|so|and|or|but|nor|yet|for|of|in|on|at|by|with|from|into|to|after|before|during|until|about|above|below|over|under|between|through|without|within|is|are|was|were|be|been|am|do|does|did|have|has|had|can|could|will|would|shall|should|may|might|must|not|no|yes|yeah|ok|okay|oh|well|sure|thanks|thank|today|tomorrow|yesterday|tonight|sometimes|maybe|perhaps|otherwise|however|also|then|each|every|all|both|either|neither|some|any|many|much|more|most|few|one|two|three|other|another|such|even|only|just|still|again|always|never|often|usually|very|too|really|least|overall|instead|meanwhile|hi|hello|hey|great|good|nice|wow|congratulations|congrats|sorry|last|next|first|later|soon|now|everyone|everything|someone|something|nobody|nothing|anyone|anything';
+
+/**
+ * An assistant's sentence opening with any verb in the imperative ("Shake it in a jar",
+ * "Freeze what you won't use", "Then whisk the oil in", "Gently press the dough"), after an
+ * adverb or not: a word that is no closed-class word (NOT_A_VERB), no proper noun and no
+ * form ending in a plural's -s, -ed, -ing or an adverb's -ly ("press", "apply" and "fly" are
+ * verbs), followed by the start of an object (not a gerund: "Batch cooking on Sundays
+ * helps") and no verb of a subject ("Coffee this morning was great").
+ */
+const ORDER = new RegExp(
+  `^(?:${BIDDING_LEAD})?(?:(?:then|first|next|finally|also|just|[a-z]+ly)\\s+)?()(?!(?:${NOT_A_VERB})\\b)([a-z]+)(?<![^su]s|ed|ing|(?<!p|f|re)ly)\\s+(?!.*\\b(?:was|were)\\b)(?!(?:\\S+\\s+){0,3}(?:is|are|has|have|had)\\b)(?:${OBJECT_WORDS})\\b`,
+  'i',
+);
+
+const firstWord = (text: string) => /^[A-Za-z]+/.exec(text.replace(LEAD_WORDS, ''))?.[0] ?? '';
+const LEAD_WORDS = /^(?:then|first|next|finally|also|just)\s+/i;
 const LEAD = new RegExp(`^${BIDDING_LEAD}`, 'i');
 
 function startsWithName(text: string, speaker: string): boolean {

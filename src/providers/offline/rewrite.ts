@@ -488,6 +488,8 @@ function elide(text: string, speaker: string, addressee: string | null): string 
     return `${speaker} ${conjugate(first)}${rest}`;
   }
   if (ELLIPTIC_PAST.has(first)) {
+    // "Finally, add the salt": an adverb with its comma opens the sentence, no dropped subject.
+    if (/^\s*,/.test(rest)) return null;
     // "Just me and my partner" answers who: no dropped subject before it.
     if (
       first === 'just' &&
