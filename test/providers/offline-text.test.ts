@@ -266,6 +266,17 @@ describe('offline text: third-person rewriting', () => {
     expect(toThirdPerson('Love that jacket!', 'Tom', 'Ro').text).toBe('Tom loves that jacket!');
     expect(toThirdPerson('Hope you are well.', 'Tom', 'Ro').text).toBe('Tom hopes Ro is well.');
     expect(toThirdPerson('Love is all you need.', 'Tom', null).text).toBe('Love is all you need.');
+    // Any verb in the past before its object drops its subject; a participle does not.
+    expect(toThirdPerson('Submitted my thesis to the committee today!', 'Ada', null).text).toBe(
+      "Ada submitted Ada's thesis to the committee today!",
+    );
+    expect(toThirdPerson('Decided not to renew the lease.', 'Ada', null).text).toBe(
+      'Ada decided not to renew the lease.',
+    );
+    expect(toThirdPerson('Based on my notes, the drive is long.', 'Ada', null).text).toBe(
+      "Based on Ada's notes, the drive is long.",
+    );
+    expect(toThirdPerson('Need a new charger.', 'Ada', null).text).not.toMatch(/^Ada need\b/);
     const gerund = toThirdPerson('Cooking for ourselves is cheaper.', 'Tom', null);
     expect(gerund.text).toBe('Cooking for themselves is cheaper.');
     expect(gerund.firstPerson).toBe(false);

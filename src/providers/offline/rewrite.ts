@@ -499,8 +499,33 @@ function elide(text: string, speaker: string, addressee: string | null): string 
     if (first === 'been') return `${speaker} has ${head}`;
     return `${speaker} ${head}`;
   }
+  // Any verb in the past before its object: "Submitted my applications today", "Decided not
+  // to apply". Not a participle that says how one is or where a thing is ("Based on ...",
+  // "Related to that", "Interested in ...").
+  if (
+    /^[a-z]{2,}ed$/.test(first) &&
+    !NOT_PAST.has(first) &&
+    (PAST_OBJECT.test(rest) || rest.startsWith(` ${speaker}'s `))
+  )
+    return `${speaker} ${head}`;
   return null;
 }
+
+/** Words opening an object or a particle after a dropped subject's verb in the past. */
+const PAST_OBJECT =
+  /^\s+(?:my|our|a|an|the|some|not|to|up|out|back|off|him|her|them|it|this|that|his|their|all|every|everything|everyone|someone|something|two|three|four|five|\d+)\b/i;
+
+/**
+ * Participles that open a sentence without a dropped "I" before them, and verbs of the present
+ * ending in "ed" ("Need my coffee").
+ */
+const NOT_PAST = new Set(
+  `based related compared supposed given considered interested concerned involved located scheduled
+dressed pleased surprised shocked stressed bored scared worried amazed obsessed attached inspired impressed
+overwhelmed confused prepared married engaged divorced retired limited needed required included attached
+signed called named aged priced sized need feed seed weed heed speed breed bleed proceed exceed succeed shed
+embed`.split(/\s+/),
+);
 
 function matchCase(original: string, replacement: string): string {
   return /^[A-Z]/.test(original) ? replacement.charAt(0).toUpperCase() + replacement.slice(1) : replacement;
