@@ -6,7 +6,7 @@ import { assistant, DAY, MIN, T0, user } from '../helpers/messages.js';
 /**
  * Over real HTTP, both drivers, offline: a question that counts what the user has done or has
  * ("How many sea swims have I done?", "How many hens do I keep?") asks how things stand now,
- * as "now" does (episodes.ts newestWins): her newest count answers it, not the first one she
+ * as "now" does (current-state.ts newestWins): her newest count answers it, not the first one she
  * gave. A count asked in the past ("did I") is not about now.
  */
 describe.each(DRIVERS)('search: a count of her own is the newest she gave [%s]', (driver) => {

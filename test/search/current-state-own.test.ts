@@ -5,7 +5,7 @@ import { assistant, DAY, MIN, T0, user } from '../helpers/messages.js';
 
 /**
  * Over real HTTP, both drivers, offline: "What shifts do I work now?" asks about her shifts
- * (episodes.ts newestWins: the word asked about is the slot), and the newest of her own facts
+ * (current-state.ts newestWins: the word asked about is the slot), and the newest of her own facts
  * about them answers it; the assistant's later advice on night shifts is no answer of hers,
  * though it is newer and holds the word.
  */

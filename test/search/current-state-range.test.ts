@@ -4,7 +4,7 @@ import { type Fixture, HOUR, openFixture, searchOf, seedEpisode, T0 } from './se
 
 /**
  * A question about the current state lifts the newest answer a hair above the best score
- * (episodes.ts, newestWins); a hybrid or vector score stays within 0-1 even when the best
+ * (current-state.ts, newestWins); a hybrid or vector score stays within 0-1 even when the best
  * one is 1 already (the question in the fact's very words), and the newest still comes first.
  */
 describe.each(DRIVERS)('current state: the newest answer first, scores within their range [%s]', (driver) => {

@@ -1,7 +1,6 @@
 import type { SearchData } from '../../contract/search.js';
 import { EPISODE_COLUMNS, type EpisodeRow, episodeItem, type FactRow } from '../memory/serialize.js';
-import { LIVE_MESSAGES } from '../memory/stored-message.js';
-import { capitalisedWords } from '../text.js';
+import { currentStateWins } from './current-state.js';
 import {
   mergeQueries,
   type PreparedQuery,
@@ -13,8 +12,7 @@ import {
   scoreIds,
   scoreMap,
 } from './hybrid.js';
-import { andQuery, orQuery } from './keyword.js';
-import { askedWord, asksCurrentState, currentStateLexemes, kindWords, slotLexemes } from './lexicon.js';
+import { asksCurrentState } from './lexicon.js';
 import { episodeTarget, factTarget, type SearchScope } from './scope.js';
 
 /**
@@ -113,15 +111,11 @@ export async function rankEpisodes(
   }
   const question = q.queries[0];
   if (question && asksCurrentState(question.text))
-    await newestWins(
+    await currentStateWins(
       d,
       scope,
-      question,
-      q.aboutSelf === true,
-      facts,
-      own,
-      parent,
-      q.route === 'keyword' ? Infinity : 1,
+      { question, aboutSelf: q.aboutSelf === true },
+      { facts, own, parent, cap: q.route === 'keyword' ? Infinity : 1 },
     );
   const episodes = new Map(own);
   for (const [factId, episodeId] of parent) {
@@ -130,97 +124,6 @@ export async function rankEpisodes(
   }
   const ranked = [...episodes.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
   return { episodes: ranked, facts, own };
-}
-
-/** Facts within this share of the best fact's score compete as answers to a current-state question. */
-export const SLOT_MARGIN = 0.8;
-
-/**
- * For a question about how things are now ("where does she live now"): among the facts
- * that answer it, the newest wins. The competing facts are those of the slot the question
- * names (lexicon.ts: any fact about living or moving, for "live"), or, when it names
- * none, those scoring within SLOT_MARGIN of the best. The newest takes the best fact's
- * score (plus a hair), and its episode the best own score among the episodes of the facts
- * weighed (plus a hair: an older episode whose own score is its rank does not tie with it):
- * with a slot, every fact the question matches, so the current answer's episode comes first;
- * without one, the competitors'. So an older fact of the same slot no longer outranks the
- * current one.
- */
-async function newestWins(
-  d: RankDeps,
-  scope: SearchScope,
-  question: PreparedQuery,
-  aboutSelf: boolean,
-  facts: Map<string, number>,
-  own: Map<string, number>,
-  parent: Map<string, string>,
-  cap: number,
-): Promise<void> {
-  const best = Math.max(...facts.values());
-  if (!(best > 0)) return;
-  const terms = question.terms;
-  const [kinds, state] = await Promise.all([kindWords(d.db), currentStateLexemes(d.db)]);
-  // "What shifts do I work now?" asks about shifts, whatever kind its verb names (work: the
-  // job): a word asked about that names no kind is the slot.
-  const word = askedWord(question.text);
-  const asked = word ? terms.find((t) => word.startsWith(t) && !kinds.has(t)) : undefined;
-  const slot = asked ? [asked] : await slotLexemes(d.db, terms);
-  // What else the question names ("where does Theo live now": Theo) every competitor holds
-  // too, so the newest move of someone else is no answer. Beside a word asked about, the rest
-  // is its verb ("work", "drive": the newest car need not be driven in its fact), and only
-  // the names it uses (capitalised where no sentence opens: "What car does Theo drive now?").
-  // "How much is my gym membership now?": "much" asks, no fact need hold it.
-  const how = HOW_ASKS.exec(question.text)?.[1]?.toLowerCase();
-  const asks = how ? HOW_LEXEMES[how] : undefined;
-  const others = terms.filter((t) => !slot.includes(t) && !state.has(t) && t !== asks);
-  const names = asked ? capitalisedWords(question.text) : [];
-  const about = asked ? others.filter((t) => names.some((w) => w.startsWith(t))) : others;
-  const close = [...facts]
-    .filter(([, s]) => (slot.length ? s > 0 : s >= SLOT_MARGIN * best))
-    .map(([id]) => id);
-  if (close.length < 2) return;
-  const params: unknown[] = [scope.tenantId, JSON.stringify(close)];
-  let where = '';
-  if (slot.length) where += ` AND search @@ $${params.push(orQuery(slot))}::tsquery`;
-  if (about.length) where += ` AND search @@ $${params.push(andQuery(about))}::tsquery`;
-  // "What shifts do I work now?": the assistant's later advice on night shifts is no answer.
-  if (aboutSelf)
-    where += ` AND NOT EXISTS (SELECT 1 FROM ${LIVE_MESSAGES} m WHERE m.tenant_id = $1 AND m.role <> 'user'
-       AND m.id = ANY (ARRAY(SELECT jsonb_array_elements_text(f.source_message_ids))))`;
-  const competing = await d.db.query<{ id: string }>(
-    `SELECT id FROM atomic_facts f WHERE tenant_id = $1 AND id = ANY (ARRAY(SELECT jsonb_array_elements_text($2::jsonb)))${where}
-     ORDER BY ts DESC, id DESC`,
-    params,
-  );
-  const newest = competing[0]?.id;
-  const episode = newest ? parent.get(newest) : undefined;
-  if (competing.length < 2 || !newest || !episode) return;
-  lift(facts, newest, best, cap);
-  const context = Math.max(...close.map((id) => own.get(parent.get(id) ?? '') ?? 0));
-  if ((own.get(episode) ?? 0) < context + HAIR) lift(own, episode, context, cap);
-}
-
-/** The word after "how" that asks for an amount, a frequency or a length ("how much", "how many"). */
-const HOW_ASKS = /\bhow\s+(much|many|often|long|far)\b/i;
-/** Their lexemes (the english stemmer's). */
-const HOW_LEXEMES: Record<string, string> = {
-  much: 'much',
-  many: 'mani',
-  often: 'often',
-  long: 'long',
-  far: 'far',
-};
-
-const HAIR = 1e-6;
-
-/**
- * Puts `id`'s score a hair above `over`, within the route's range (`cap`: hybrid, vector and
- * agentic scores are at most 1); at the cap, the scores that would tie with it go a hair below.
- */
-function lift(scores: Map<string, number>, id: string, over: number, cap: number): void {
-  const top = Math.min(cap, over + HAIR);
-  if (top < over + HAIR) for (const [k, v] of scores) if (k !== id && v >= top) scores.set(k, top - HAIR);
-  scores.set(id, top);
 }
 
 /** Loads the chosen episodes (in the given order) with every fact scored. */

@@ -130,6 +130,13 @@ forgive forgives forgiving|forgave forgiven`
   .split('\n')
   .map((line) => line.split('|') as [string, string]);
 
+/**
+ * Words that tell a change of a thing ("we switched from Drizzle to Kysely", "I moved my tasks
+ * to Todoist", "sold the Honda"): current-state.ts changedSince.
+ */
+const CHANGE =
+  'switch switched moved replace replaced migrate migrated swap swapped upgrade upgraded sold instead';
+
 /** The phrases that make a question one about how things are now. */
 const STATE_PHRASES = [
   'now',
@@ -149,7 +156,7 @@ const STATE_PHRASES = [
 ];
 
 /**
- * Queries about how things are now: the newest memory of a slot wins (episodes.ts). Not the
+ * Queries about how things are now: the newest memory of a slot wins (current-state.ts). Not the
  * still of a set phrase: "still life" (the painting), "still water" (the drink).
  */
 export const CURRENT_STATE = new RegExp(
@@ -213,7 +220,13 @@ const names = (k: KindLexemes, have: ReadonlySet<string>) => [...k.keys, ...k.cu
 
 /** The lexemes of the kinds and of the current-state phrases, read once per process. */
 let lexicon:
-  | Promise<{ kinds: KindLexemes[]; state: Set<string>; verbs: VerbLexemes[]; same: string[][] }>
+  | Promise<{
+      kinds: KindLexemes[];
+      state: Set<string>;
+      verbs: VerbLexemes[];
+      same: string[][];
+      change: string[];
+    }>
   | undefined;
 
 function lexemes(q: Sql) {
@@ -228,8 +241,9 @@ function lexemes(q: Sql) {
     queryLexemes(q, STATE_PHRASES.join(' ')),
     verbLexemes(q),
     Promise.all(SAME.map((group) => queryLexemes(q, group))),
+    queryLexemes(q, CHANGE),
   ])
-    .then(([kinds, state, verbs, same]) => ({ kinds, state: new Set(state), verbs, same }))
+    .then(([kinds, state, verbs, same, change]) => ({ kinds, state: new Set(state), verbs, same, change }))
     .catch((err) => {
       lexicon = undefined;
       throw err;
@@ -254,6 +268,9 @@ const kindLexemes = async (q: Sql): Promise<KindLexemes[]> => (await lexemes(q))
 
 /** The lexemes of the words that make a question one about how things are now. */
 export const currentStateLexemes = async (q: Sql): Promise<Set<string>> => (await lexemes(q)).state;
+
+/** The lexemes of the words that tell a change of a thing (CHANGE). */
+export const changeLexemes = async (q: Sql): Promise<string[]> => (await lexemes(q)).change;
 
 /** The root of a lexeme, or undefined when it is too short to cut. */
 export function lexemeRoot(lexeme: string): string | undefined {

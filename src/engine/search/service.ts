@@ -111,7 +111,7 @@ export class SearchService {
 
     let route: Route = input.method === 'agentic' ? 'hybrid' : input.method;
     // The lexemes (a statement) and the embedding at once. The vector route reads the
-    // lexemes only for a question about the current state (episodes.ts, newestWins).
+    // lexemes only for a question about the current state (current-state.ts, newestWins).
     const prepareOnce = (text: string) =>
       prepareQuery(this.deps.db, this.deps.embedder, text, {
         terms: route !== 'vector' || asksCurrentState(text),

@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DRIVERS } from '../helpers/drivers.js';
+import { type Fixture, HOUR, openFixture, searchOf, seedEpisode, T0 } from './seed.js';
+
+/**
+ * A question about how things are now is answered by a later change of a thing its best
+ * answer's episode names, though the change shares no word with the question
+ * (current-state.ts changedSince): "we use Drizzle as the ORM", later "we switched from
+ * Drizzle to Kysely", asked "Which ORM do we use now?".
+ */
+describe.each(DRIVERS)('current state: a later change of what the answer names [%s]', (driver) => {
+  let f: Fixture;
+  const run = searchOf(() => f);
+  const first = async (query: string, method: 'keyword' | 'hybrid', user_id = 'rui') =>
+    (await run({ user_id, query, method })).episodes[0]?.atomic_facts[0]?.content;
+
+  beforeAll(async () => {
+    f = await openFixture(driver);
+    const seed = (owner: string, hour: number, subject: string, facts: string[]) =>
+      seedEpisode(f, { owners: [owner], ts: T0 + hour * HOUR, subject, facts });
+    await seed('rui', 0, 'a new service', ['Rui uses Drizzle as the ORM for the billing service.']);
+    await seed('rui', 1, 'to-do lists', [
+      'Rui has been using Notion for his to-do lists.',
+      'Rui is thinking of switching to Todoist.',
+    ]);
+    // a change of nothing the answers name
+    await seed('rui', 2, 'desks', ['Rui switched desks with a colleague.']);
+    await seed('rui', 3, 'a migration', ['Rui and the team switched from Drizzle to Kysely this week.']);
+    await seed('rui', 4, 'tasks', ['Rui finally moved all his tasks to Todoist.']);
+    // another owner's change of the same thing
+    await seed('ana', 5, 'her tools', ['Ana replaced Kysely with Drizzle again.']);
+  });
+  afterAll(() => f.database.drop());
+
+  for (const method of ['keyword', 'hybrid'] as const) {
+    it(`${method}: "Which ORM do we use now?" finds the switch to Kysely`, async () => {
+      expect(await first('Which ORM do we use now?', method)).toMatch(/switched from Drizzle to Kysely/);
+    });
+    it(`${method}: "What app do I use for my to-do lists now?" finds the move to Todoist`, async () => {
+      expect(await first('What app do I use for my to-do lists now?', method)).toMatch(/moved all his tasks/);
+    });
+    it(`${method}: a question not about now keeps its best answer`, async () => {
+      expect(await first('Which ORM did we pick for the billing service?', method)).toMatch(
+        /uses Drizzle as the ORM/,
+      );
+    });
+  }
+});
