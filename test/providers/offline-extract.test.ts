@@ -1346,6 +1346,15 @@ describe('offline extractor: senders known by a handle alone', () => {
     );
   });
 
+  it('keeps a name given after a relation said with one word before it ("my college friend Priyanka")', () => {
+    const out = chat(
+      [['u-42', 'user', 'I share the flat with my college friend Priyanka.']],
+      ['u-42'],
+      [],
+    ).episode.facts.map((f) => f.content);
+    expect(out).toContain("User's friend is named Priyanka.");
+  });
+
   it('keeps a name given with a title after the relation ("my doctor, Dr. Patel") whole', () => {
     const out = chat(
       [['u-42', 'user', 'My doctor, Dr. Patel, says my iron is low again.']],

@@ -199,6 +199,32 @@ describe('offline extractor: profiles', () => {
     expect(out.episode.facts.map((f) => f.content).join(' ')).not.toMatch(/random q/i);
   });
 
+  it("keeps what is said of 'our' pets and home, a job held before, her lead at work, and someone named in passing", () => {
+    const m = builder();
+    const rui = { sender_id: 'r', sender_name: 'Rui', role: 'user' as const };
+    const out = extract(
+      [
+        m({ ...rui, content: "We'll bring our dog Juniper, she's a two year old collie." }),
+        m({ ...rui, content: 'We live in Denver.' }),
+        m({ ...rui, content: 'I worked three years as a lab tech at a clinic after college.' }),
+        m({ ...rui, content: 'My tech lead Farah reviews every change.' }),
+        m({ ...rui, content: 'I want to plan a surprise dinner for my wife Hannah on Friday.' }),
+      ],
+      { humans: ['r'], agents: [] },
+    );
+    const items = out.profiles[0]!.explicit_info.map((e) => [e.category, e.description]);
+    expect(items).toContainEqual(['pet', 'Rui and others will bring their dog Juniper.']);
+    expect(items).toContainEqual(['location', 'Rui and others live in Denver.']);
+    expect(items).toContainEqual([
+      'occupation',
+      'Rui worked three years as a lab tech at a clinic after college.',
+    ]);
+    expect(items).toContainEqual(['work', "Rui's tech lead Farah reviews every change."]);
+    // the plan keeps the sentence; the wife's name is an item of its own
+    expect(items).toContainEqual(['relationship', "Rui's wife is named Hannah."]);
+    expect(items.filter(([c]) => c === 'plan').length).toBe(1);
+  });
+
   it('keeps no plan or liking of an "it" or "them" that says nothing on its own', () => {
     const m = builder();
     const rui = { sender_id: 'r', sender_name: 'Rui', role: 'user' as const };

@@ -386,11 +386,12 @@ function ownMentions(view: MessageView, perMessage: number, chosen: ReadonlySet<
 }
 
 /**
- * "my manager Dana", "our dog Miso", "my older sister Priya Shah", "my doctor, Dr. Patel": a
- * person or pet of the speaker's and the name that follows the relation (group 1, group 2).
+ * "my manager Dana", "our dog Miso", "my older sister Priya Shah", "my college friend Priyanka",
+ * "my doctor, Dr. Patel": a person or pet of the speaker's (after one word that says which, or
+ * none) and the name that follows the relation (group 1, group 2).
  */
 const NAMED_ONE = new RegExp(
-  `\\b(?:[Mm]y|[Oo]ur)\\s+(?:(?:older|younger|little|big|best|new|old|former|ex|late)\\s+)?(${FEMALE}|${MALE}|${EITHER}|${PET})\\s*,?\\s+((?:(?:Mr|Mrs|Ms|Miss|Dr|Prof)\\.?\\s+)?[A-Z][a-z]+(?:\\s+[A-Z][a-z]+)?)\\b`,
+  `\\b(?:[Mm]y|[Oo]ur)\\s+(?:[a-z]+\\s+)?(${FEMALE}|${MALE}|${EITHER}|${PET})\\s*,?\\s+((?:(?:Mr|Mrs|Ms|Miss|Dr|Prof)\\.?\\s+)?[A-Z][a-z]+(?:\\s+[A-Z][a-z]+)?)\\b`,
   'g',
 );
 /** Capitalised words after a relation that are no name ("my sister Monday", "my dog And"). */
@@ -409,18 +410,29 @@ const MAX_NAMED = 2;
  * about something else; the short fact holds both the relation and "named".
  */
 function namedOnes(v: MessageView): ExtractedFact[] {
-  const out: ExtractedFact[] = [];
+  return namedRelations(v).map(({ text }) => ({ content: text, message_ids: [v.msg.id] }));
+}
+
+/** A relation of the speaker's named in a message: "User's manager is named Dana.", and whether a pet's. */
+export interface NamedRelation {
+  text: string;
+  name: string;
+  pet: boolean;
+}
+
+/** The people and pets a message names with their relation to the speaker (NAMED_ONE), at most MAX_NAMED. */
+export function namedRelations(v: MessageView): NamedRelation[] {
+  const out: NamedRelation[] = [];
   for (const m of v.msg.content.matchAll(NAMED_ONE)) {
     const [, relation = '', name = ''] = m;
     if (NOT_NAMES.has(name.split(' ')[0]!)) continue;
-    out.push({
-      content: `${v.speaker}'s ${relation.toLowerCase()} is named ${name}.`,
-      message_ids: [v.msg.id],
-    });
+    const kind = relation.toLowerCase();
+    out.push({ text: `${v.speaker}'s ${kind} is named ${name}.`, name, pet: IS_PET.test(kind) });
     if (out.length >= MAX_NAMED) break;
   }
   return out;
 }
+const IS_PET = new RegExp(`^(?:${PET})$`);
 
 /** Atomic facts for a segment (at most `perMessage` of each message, more of a person's long one: ownMentions), deduplicated. */
 export function extractFacts(views: readonly MessageView[], perMessage = 3): ExtractedFact[] {

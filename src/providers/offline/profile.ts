@@ -6,6 +6,7 @@
  */
 import type { ExplicitInfo, ImplicitTrait, ProfileObservation } from '../../core/ports.js';
 import { BIDDING, type MessageView, withoutRequest } from './analyze.js';
+import { namedRelations } from './facts.js';
 import { ANIMALS, RELATIVES } from './nouns.js';
 import { toThirdPerson } from './rewrite.js';
 import { capitalize, terminate, truncate } from './text.js';
@@ -47,14 +48,14 @@ const PATTERNS: [ProfileCategory, RegExp][] = [
   [
     'occupation',
     new RegExp(
-      `\\bi (?:currently |now |still |mostly |mainly )?work (?:as|at|for|in|on)\\b|\\bi teach (?:\\w+ )?(?:grade|school|class|classes|kindergarten|preschool|at|in|english|math|maths|science|history|music|art|yoga|piano)\\b|\\bmy (?:job|career|business|employer|startup)\\b|\\bstarted (?:a|my) (?:new )?job\\b|\\b(?:job|position|role|career) as (?:an? )?(?:\\w+ )?(?:${OCCUPATIONS})\\b|\\bi(?:'m| am) (?:an? )?(?:[\\w-]+ ){0,2}(?:${OCCUPATIONS})\\b|\\bi(?:'ve| have) been working (?:as|at|for)\\b|\\bgot (?:a|the|my) (?:new )?job\\b|\\bpromot(?:ed|ion)\\b|\\bi (?:got hired|quit my job|was laid off|retired)\\b|\\bi have (?:\\w+ )?(?:\\d+|one|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty) years? of (?:\\w+ )?experience\\b|\\b(?:i|we) (?:run|own) (?:a|an|my|our) (?:[\\w-]+ ){0,2}(?:business|bakery|shop|store|cafe|café|restaurant|company|firm|startup|studio|practice|salon|farm|agency|clinic|bar|pub|gym|brewery|bookshop|bookstore)\\b`,
+      `\\bi (?:currently |now |still |mostly |mainly )?work (?:as|at|for|in|on)\\b|\\bi teach (?:\\w+ )?(?:grade|school|class|classes|kindergarten|preschool|at|in|english|math|maths|science|history|music|art|yoga|piano)\\b|\\bmy (?:job|career|business|employer|startup)\\b|\\bstarted (?:a|my) (?:new )?job\\b|\\b(?:job|position|role|career) as (?:an? )?(?:\\w+ )?(?:${OCCUPATIONS})\\b|\\bi(?:'m| am) (?:an? )?(?:[\\w-]+ ){0,2}(?:${OCCUPATIONS})\\b|\\bi(?:'ve| have) been working (?:as|at|for)\\b|\\bi (?:worked|used to work) (?:[\\w-]+ ){0,3}as (?:an? )?\\w|\\bgot (?:a|the|my) (?:new )?job\\b|\\bpromot(?:ed|ion)\\b|\\bi (?:got hired|quit my job|was laid off|retired)\\b|\\bi have (?:\\w+ )?(?:\\d+|one|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty) years? of (?:\\w+ )?experience\\b|\\b(?:i|we) (?:run|own) (?:a|an|my|our) (?:[\\w-]+ ){0,2}(?:business|bakery|shop|store|cafe|café|restaurant|company|firm|startup|studio|practice|salon|farm|agency|clinic|bar|pub|gym|brewery|bookshop|bookstore)\\b`,
     ),
   ],
   // What a job is like (shifts, colleagues, the boss): several at once, where the occupation
   // is one (engine/memory/profile.ts: a newer occupation replaces the older).
   [
     'work',
-    /\bmy (?:boss|company|co-?workers?|colleagues?|office|shifts?|clients?|team lead|manager|workplace)\b|\b(?:night|day|morning|evening|late|early|double|weekend|\d+-hour) shifts?\b/,
+    /\bmy (?:boss|company|co-?workers?|colleagues?|office|shifts?|clients?|team lead|tech lead|supervisor|mentor|manager|workplace)\b|\b(?:night|day|morning|evening|late|early|double|weekend|\d+-hour) shifts?\b/,
   ],
   [
     'education',
@@ -63,7 +64,7 @@ const PATTERNS: [ProfileCategory, RegExp][] = [
   [
     'pet',
     new RegExp(
-      `\\bmy (?:\\w+ )?(?:${ANIMALS})\\b|\\b(?:have|own|adopted|adopting|rescued|got|getting|get) (?:(?:her|him|them|us|me|(?:my|our) \\w+) )?(?:a|an|another|two|three|\\d+) (?:\\w+ )?(?:${ANIMALS})\\b|\\b(?:${ANIMALS}) (?:is )?(?:named|called)\\b|\\b(?:adopted|rescued) (?:a|an) (?!(?:baby|boy|girl|child|son|daughter|kid|little (?:boy|girl))\\b)[\\w-]+(?: [\\w-]+)? (?:named|called)\\b`,
+      `\\b(?:my|our) (?:\\w+ )?(?:${ANIMALS})\\b|\\b(?:have|own|adopted|adopting|rescued|got|getting|get) (?:(?:her|him|them|us|me|(?:my|our) \\w+) )?(?:a|an|another|two|three|\\d+) (?:\\w+ )?(?:${ANIMALS})\\b|\\b(?:${ANIMALS}) (?:is )?(?:named|called)\\b|\\b(?:adopted|rescued) (?:a|an) (?!(?:baby|boy|girl|child|son|daughter|kid|little (?:boy|girl))\\b)[\\w-]+(?: [\\w-]+)? (?:named|called)\\b`,
     ),
   ],
   [
@@ -75,12 +76,12 @@ const PATTERNS: [ProfileCategory, RegExp][] = [
     'relationship',
     new RegExp(
       // Not a thing named for them: "my family plan", "my family doctor".
-      `\\bmy (?:${RELATIVES})\\b(?! (?:plan|doctor|dentist|car|house|home|business|tree|name|recipe|room|history|account)\\b)|\\bi(?:'m| am) (?:married|single|divorced|engaged|dating|widowed|pregnant)\\b|\\bi have (?:\\w+ )?(?:kids|children|sons?|daughters?|siblings|brothers?|sisters?)\\b|\\bbreak ?up\\b|\\bgot (?:married|engaged|divorced)\\b|\\bbeen married\\b|\\b(?:i'm|i am|we're|we are) expecting (?:a|our|my) (?:\\w+ )?(?:baby|child|son|daughter|twins)\\b`,
+      `\\b(?:my|our) (?:${RELATIVES})\\b(?! (?:plan|doctor|dentist|car|house|home|business|tree|name|recipe|room|history|account)\\b)|\\bi(?:'m| am) (?:married|single|divorced|engaged|dating|widowed|pregnant)\\b|\\bi have (?:\\w+ )?(?:kids|children|sons?|daughters?|siblings|brothers?|sisters?)\\b|\\bbreak ?up\\b|\\bgot (?:married|engaged|divorced)\\b|\\bbeen married\\b|\\b(?:i'm|i am|we're|we are) expecting (?:a|our|my) (?:\\w+ )?(?:baby|child|son|daughter|twins)\\b`,
     ),
   ],
   [
     'location',
-    /\bi live (?:in|near|at|on|with)\b|\bi(?:'m| am) (?:from|based in|living in|originally from)\b|\bi(?:'ve| have) (?:been )?liv(?:ed|ing) (?:in|near|at|on)\b|\b(?:i|we)(?: just| recently| finally)? (?:moved|relocated) (?:to|from|here|in(?:to)?)\b|\bmy (?:home ?town|home country|neighbou?rhood|city|apartment|house|country|(?:new |home )?address)\b|\bi grew up\b/,
+    /\b(?:i|we) live (?:in|near|at|on|with)\b|\bwe(?:'re| are) (?:based in|living in)\b|\bi(?:'m| am) (?:from|based in|living in|originally from)\b|\bi(?:'ve| have) (?:been )?liv(?:ed|ing) (?:in|near|at|on)\b|\b(?:i|we)(?: just| recently| finally)? (?:moved|relocated) (?:to|from|here|in(?:to)?)\b|\bmy (?:home ?town|home country|neighbou?rhood|city|apartment|house|country|(?:new |home )?address)\b|\bi grew up\b/,
   ],
   [
     'health',
@@ -225,6 +226,23 @@ function explicitInfo(views: readonly MessageView[], helped: boolean): ExplicitI
         perCategory.set(category, (perCategory.get(category) ?? 0) + 1);
         out.push({ category, description, message_ids: [v.msg.id] });
       }
+    }
+    // Someone of her life named in passing ("a surprise dinner for my wife Hannah", filed as a
+    // plan): the relation and the name, unless an item of the message names them already.
+    for (const { text, name, pet } of namedRelations(v)) {
+      const category = pet ? 'pet' : 'relationship';
+      const key = text.toLowerCase();
+      if (seen.has(key) || (perCategory.get(category) ?? 0) >= MAX_PER_CATEGORY || out.length >= MAX_ITEMS)
+        continue;
+      if (
+        out.some(
+          (e) => e.category === category && e.message_ids.includes(v.msg.id) && e.description.includes(name),
+        )
+      )
+        continue;
+      seen.add(key);
+      perCategory.set(category, (perCategory.get(category) ?? 0) + 1);
+      out.push({ category, description: text, message_ids: [v.msg.id] });
     }
   }
   return out;
