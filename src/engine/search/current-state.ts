@@ -152,13 +152,14 @@ const NOT_THINGS = new Set(
 
 /**
  * For a question about how things are now: a fact newer than the best answer that tells a
- * change (lexicon.ts CHANGE: "switched", "moved", "replaced", ...) of a thing the best answer's
- * episode names (a word capitalised inside a sentence that the question does not use:
- * "Drizzle" in "we use Drizzle as the ORM", asked "which ORM do we use now?") is the current answer ("we switched
- * from Drizzle to Kysely"), though it shares no word with the question: it takes the best
- * fact's score (plus a hair), and its episode the best fact's episode's own score: any of the
- * owner's facts, found by the search or not. For a question the asker asks about herself, not
- * a change an assistant told. Two statements, for a question about the current state only.
+ * change (lexicon.ts CHANGE: "switched", "moved", "replaced", ...) of a thing the best
+ * answer's episode names (a word capitalised inside a sentence that the question does not
+ * use: "Drizzle" in "we use Drizzle as the ORM", asked "which ORM do we use now?") is the
+ * current answer ("we switched from Drizzle to Kysely"), though it shares no word with the
+ * question. Any of the owner's facts, found by the search or not: it takes the best fact's
+ * score (plus a hair), and its episode the best fact's episode's own score. For a question
+ * the asker asks about herself, not a change an assistant told. Two statements, for a
+ * question about the current state only.
  */
 async function changedSince(d: RankDeps, scope: SearchScope, q: CurrentQuestion, r: Ranked): Promise<void> {
   const { question, aboutSelf } = q;

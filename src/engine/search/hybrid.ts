@@ -81,7 +81,10 @@ const withoutFrame = (text: string) => text.replace(FRAME, ' ');
  */
 const IDIOMS: readonly [RegExp, string][] = [
   [/\bfor\s+a\s+living\b/gi, ' job '],
-  [/\b(?:get|go|travel|come)(?:s|ting|ing)?\s+(?:in\s+)?to\s+(?:work|the\s+office)\b/gi, '$& commute'],
+  [
+    /\b(?:get|gets|getting|got|go|goes|going|went|travel|travels|travell?ing|come|comes|coming|came)\s+(?:in\s+)?to\s+(?:work|the\s+office)\b/gi,
+    '$& commute',
+  ],
 ];
 const inPlainWords = (text: string) => IDIOMS.reduce((t, [re, by]) => t.replace(re, by), text);
 
@@ -92,9 +95,9 @@ const inPlainWords = (text: string) => IDIOMS.reduce((t, [re, by]) => t.replace(
 export const questionLexemes = (db: Sql, text: string) => queryLexemes(db, inPlainWords(withoutFrame(text)));
 
 /**
- * A query's lexemes (a statement) and its embedding (of its idioms' meaning), asked for at once (`want` skips
- * either). An embedder failure, rejected or thrown before a promise, comes back as
- * `embedFailed` beside the lexemes, for a caller that falls back to the keyword route.
+ * A query's lexemes (a statement) and its embedding (of its idioms' meaning), asked for at
+ * once (`want` skips either). An embedder failure, rejected or thrown before a promise, comes
+ * back as `embedFailed` beside the lexemes, for a caller that falls back to the keyword route.
  */
 export async function prepareQuery(
   db: Sql,

@@ -146,7 +146,8 @@ const NOT_A_VERB =
  * adverb or not: a word that is no closed-class word (NOT_A_VERB), no proper noun and no
  * form ending in a plural's -s, -ed, -ing or an adverb's -ly ("press", "apply" and "fly" are
  * verbs), followed by the start of an object (not a gerund: "Batch cooking on Sundays
- * helps") and no verb of a subject ("Coffee this morning was great").
+ * helps") and no verb of a subject ("Coffee this morning was great"). Its groups stand where
+ * BIDDING's do: the first (empty here) for "please", the second for the verb.
  */
 const ORDER = new RegExp(
   `^(?:${BIDDING_LEAD})?(?:(?:then|first|next|finally|also|just|[a-z]+ly)\\s+)?()(?!(?:${NOT_A_VERB})\\b)([a-z]+)(?<![^su]s|ed|ing|(?<!p|f|re)ly)\\s+(?!.*\\b(?:was|were)\\b)(?!(?:\\S+\\s+){0,3}(?:is|are|has|have|had)\\b)(?:${OBJECT_WORDS})\\b`,

@@ -522,9 +522,8 @@ const PAST_OBJECT =
 const NOT_PAST = new Set(
   `based related compared supposed given considered interested concerned involved located scheduled
 dressed pleased surprised shocked stressed bored scared worried amazed obsessed attached inspired impressed
-overwhelmed confused prepared married engaged divorced retired limited needed required included attached
-signed called named aged priced sized need feed seed weed heed speed breed bleed proceed exceed succeed shed
-embed`.split(/\s+/),
+overwhelmed confused prepared married engaged divorced retired limited needed required included named aged
+priced sized need feed seed weed heed speed breed bleed proceed exceed succeed shed embed`.split(/\s+/),
 );
 
 function matchCase(original: string, replacement: string): string {
