@@ -910,6 +910,15 @@ describe('offline extractor: senders known by a handle alone', () => {
     ]);
   });
 
+  it('reads a sentence typed in capitals as one in sentence case ("PASSED MY EXAM TODAY")', () => {
+    const out = chat(
+      [['u-42', 'user', 'PASSED MY DRIVING TEST TODAY!!! Third time lucky.']],
+      ['u-42'],
+      [],
+    ).episode.facts.map((f) => f.content);
+    expect(out.some((f) => /^User passed User's driving test on /.test(f))).toBe(true);
+  });
+
   it('reads a question typed without its question mark as a question', () => {
     const out = chat(
       [

@@ -10,6 +10,7 @@ import {
   stem,
   tokenize,
   truncate,
+  unshout,
 } from '../../src/providers/offline/text.js';
 
 /** 8 May 2023 (a Monday), 13:56 UTC. */
@@ -37,6 +38,14 @@ describe('offline text: sentences and tokens', () => {
     expect(splitSentences('Translate \'how much is this?\' into Greek. She said "Done!" Then left.')).toEqual(
       ["Translate 'how much is this?' into Greek.", 'She said "Done!"', 'Then left.'],
     );
+  });
+
+  it('puts a sentence typed in capitals in sentence case, keeping acronyms without a vowel', () => {
+    expect(unshout('PASSED MY CPN EXAM TODAY!!!')).toBe('Passed my CPN exam today!!!');
+    expect(unshout('WE WON THE FINAL')).toBe('We won the final');
+    // not shouting: a few acronyms in a sentence of lower case, or two words
+    expect(unshout('I moved from the USA to the UK in May.')).toBe('I moved from the USA to the UK in May.');
+    expect(unshout('OMG YES')).toBe('OMG YES');
   });
 
   it('marks a question typed without its question mark', () => {

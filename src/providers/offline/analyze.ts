@@ -20,6 +20,7 @@ import {
   STOPWORDS,
   splitSentences,
   tokenize,
+  unshout,
 } from './text.js';
 import { TOPIC_CUE } from './topic.js';
 
@@ -389,7 +390,7 @@ export function analyze(segment: readonly SegmentMessage[], names: Map<string, s
       return false;
     };
     for (const raw of splitSentences(normalize(prose(msg.content)))
-      .map(markQuestion)
+      .map((t) => markQuestion(unshout(t)))
       .flatMap(splitRole)
       .flatMap(splitAsk)) {
       const plain = capitalize(

@@ -112,6 +112,24 @@ export function markQuestion(sentence: string): string {
 const UNMARKED_QUESTION =
   /^(?:(?:how|what|where|when|why|which|who)(?:'s|\s+(?:do|does|did|is|are|was|were|can|could|should|would|will|much|many|long|often))|(?:can|could|would|will|should|do|does|did|is|are|was|were|have|has)\s+(?:you|i|we|it|there|they|he|she|my|this|that))\b/i;
 
+/**
+ * A sentence typed in capitals ("PASSED MY CPN EXAM TODAY!!!") in sentence case: each word in
+ * capitals is lower-cased but "I" and one without a vowel (an acronym: "CPN", "HR", "TV"), and
+ * the first letter is capitalised. A sentence with fewer than three words in capitals, or with
+ * as many words in lower case as in capitals, is left as it is.
+ */
+export function unshout(sentence: string): string {
+  const words = sentence.match(/\p{L}+/gu) ?? [];
+  const loud = words.filter((w) => w.length > 1 && w === w.toUpperCase()).length;
+  const quiet = words.filter((w) => w !== w.toUpperCase()).length;
+  if (words.length < 3 || loud < 3 || loud <= quiet) return sentence;
+  const out = sentence.replace(/\p{L}+/gu, (w) => {
+    if (w !== w.toUpperCase() || w === 'I') return w;
+    return /[AEIOUY]/.test(w) ? w.toLowerCase() : w;
+  });
+  return out.replace(/^(\P{L}*)(\p{Ll})/u, (_m, lead: string, c: string) => lead + c.toUpperCase());
+}
+
 /** Lower-cased word tokens (letters, digits, inner apostrophes, `+`, `-`). */
 export function tokenize(text: string): string[] {
   return (
