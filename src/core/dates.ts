@@ -35,7 +35,8 @@ export function mentionsDate(text: string): boolean {
 }
 const DATE_MENTION = new RegExp(`\\b(?:${MONTHS.join('|')})\\b|\\b(?:19|20)\\d{2}\\b`);
 
-const NUMBER_WORDS: Record<string, number> = {
+/** Numbers said in words, as relative dates count them ("two weeks ago"). */
+export const NUMBER_WORDS: Record<string, number> = {
   a: 1,
   an: 1,
   one: 1,
@@ -54,7 +55,7 @@ const NUMBER_WORDS: Record<string, number> = {
   twenty: 20,
 };
 const VAGUE = /^(?:a few|few|a couple of|a couple|couple of|several)$/i;
-const NUM = String.raw`(\d{1,2}|a few|a couple of|a couple|couple of|several|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty)`;
+export const NUM = String.raw`(\d{1,2}|a few|a couple of|a couple|couple of|several|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty)`;
 const PREP = String.raw`(?:\b(on|in|at|during|since|until|till|from|by|before|after|of|for|around)\s+)?`;
 
 /** What a relative expression becomes: `phrase` stands alone, `bare` follows a preposition. */
@@ -111,7 +112,8 @@ function season(name: string, which: string, now: number): string {
   return `${s} ${year}`;
 }
 
-function count(word: string): number | null {
+/** The number a count in words or digits says ("two", "12"); null for a vague one ("a few"). */
+export function count(word: string): number | null {
   if (VAGUE.test(word)) return null;
   return /^\d+$/.test(word) ? Number(word) : (NUMBER_WORDS[word.toLowerCase()] ?? 1);
 }

@@ -1,4 +1,5 @@
 import type { SearchData } from '../../contract/search.js';
+import type { TimeRange } from '../../core/date-range.js';
 import { EPISODE_COLUMNS, type EpisodeRow, episodeItem, type FactRow } from '../memory/serialize.js';
 import { currentStateWins } from './current-state.js';
 import {
@@ -12,6 +13,7 @@ import {
   scoreIds,
   scoreMap,
 } from './hybrid.js';
+import { inTime } from './in-time.js';
 import { asksCurrentState } from './lexicon.js';
 import { episodeTarget, factTarget, type SearchScope } from './scope.js';
 
@@ -37,6 +39,8 @@ export interface EpisodeQuery {
    * current answer of hers.
    */
   aboutSelf?: boolean;
+  /** The spans of time the question names (in-time.ts): the facts told in them lead. */
+  when?: readonly TimeRange[] | undefined;
 }
 
 export interface RankedEpisodes {
@@ -109,6 +113,7 @@ export async function rankEpisodes(
     const maps = scored.map((m) => new Map(missing.map((id) => [id, m.get(id) ?? 0])));
     for (const [id, s] of mergeQueries(maps, q.weights)) own.set(id, s);
   }
+  if (q.when?.length) await inTime(d, scope, { ...q, when: q.when }, facts, own, parent);
   const question = q.queries[0];
   if (question && asksCurrentState(question.text))
     await currentStateWins(

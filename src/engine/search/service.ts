@@ -1,4 +1,5 @@
 import type { SearchData, SearchInput } from '../../contract/search.js';
+import { askedRange, type TimeRange } from '../../core/date-range.js';
 import { dayKey, mentionsDate, resolveRelativeDates } from '../../core/dates.js';
 import type { Db } from '../../core/db.js';
 import type { Logger } from '../../core/log.js';
@@ -13,6 +14,7 @@ import { EMBEDDER_UNAVAILABLE } from './context.js';
 import { type EpisodeQuery, loadEpisodes, rankEpisodes, type SearchEpisode } from './episodes.js';
 import { expandQuery } from './expand.js';
 import { type PreparedQuery, prepareQuery, questionLexemes, type RankDeps, type Route } from './hybrid.js';
+import { asksOnlyTime } from './in-time.js';
 import { asksCurrentState, expandTerms } from './lexicon.js';
 import { type MessageHit, pinnedUnprocessed, rankMessages, type ScoredMessage } from './messages.js';
 import { ASSISTANT_WEIGHT, asksAboutSelf, focusOnOwnWords } from './own-words.js';
@@ -162,6 +164,9 @@ export class SearchService {
     const profiles = wantProfile ? this.profiles(scope) : Promise.resolve([]);
     profiles.catch(() => {}); // a failure still fails the search where it is awaited
 
+    // The span of time the question names, for the episodes' ranking (in-time.ts).
+    const when = wantEpisodes ? await this.askedRanges(scope, input.query) : [];
+
     let last: { key: string; result: Retrieved } | undefined;
     const retrieve = async (queries: string[], weights: number[]): Promise<Retrieved> => {
       const key = JSON.stringify([queries, weights, route]);
@@ -175,6 +180,7 @@ export class SearchService {
         pool,
         radius: input.radius,
         aboutSelf: isUser && asksAboutSelf(input.query),
+        when,
       };
       // The kinds are ranked and loaded at once (independent statements).
       const [unprocessed, messages, episodes, cases, skills] = await Promise.all([
@@ -321,6 +327,22 @@ export class SearchService {
         : [dated];
     const lexemes = await Promise.all(texts.map((t) => questionLexemes(this.deps.db, t)));
     return lexemes.flat();
+  }
+
+  /**
+   * The spans of time a question asks about and nothing else ("What did I do last week?",
+   * in-time.ts asksOnlyTime), counted from now and, when the owner's newest memory is of
+   * another day, from that too (ownerNewest: a conversation replayed from the past means its
+   * own last week). One statement, for such a question only.
+   */
+  private async askedRanges(scope: SearchScope, text: string): Promise<TimeRange[]> {
+    const now = Date.now();
+    const fromNow = askedRange(text, now);
+    if (!fromNow || !asksOnlyTime(text, fromNow.phrase)) return [];
+    const newest = await ownerNewest(this.deps.db, scope);
+    const fromNewest =
+      newest !== undefined && dayKey(newest) !== dayKey(now) ? askedRange(text, newest) : undefined;
+    return fromNewest && fromNewest.from !== fromNow.from ? [fromNow, fromNewest] : [fromNow];
   }
 
   private async profiles(scope: SearchScope): Promise<SearchData['profiles']> {

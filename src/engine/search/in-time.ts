@@ -1,0 +1,104 @@
+import type { TimeRange } from '../../core/date-range.js';
+import { mergeQueries, type PreparedQuery, type RankDeps, type Route, scoreIds } from './hybrid.js';
+import { bind, episodeTarget, factTarget, type SearchScope } from './scope.js';
+
+/**
+ * Words of a question that ask nothing beside its span of time: "What did I do last week?",
+ * "What happened in June?", "What did Theo get up to last weekend?" (a name is whose time it
+ * is).
+ */
+const NOTHING_ELSE = new Set(
+  `what did do does doing done i we me my our you he she they his her their happen happened happening get got
+up to go went going on at in during the a an anything something else any was were is are have has had with
+and or all that this there`.split(/\s+/),
+);
+
+/**
+ * True when a question asks about its span of time (`phrase`, the words naming it) and
+ * nothing else: only then does the span, not the question's words, decide (a question with
+ * words of its own, "When did she go camping in June?", finds its facts by them and by the
+ * dates they carry: a fact's time is when it was told, not always when it happened).
+ */
+export function asksOnlyTime(text: string, phrase: string): boolean {
+  const rest = text.replace(phrase, ' ');
+  const words = rest.match(/[\p{L}][\p{L}'’]*/gu) ?? [];
+  return words.every((w, i) => NOTHING_ELSE.has(w.toLowerCase()) || (i > 0 && /^\p{Lu}/u.test(w)));
+}
+
+/** The share of its score a fact or episode keeps when it lies outside the time asked about. */
+export const OUT_OF_TIME = 0.5;
+
+/** What the search is and what it found so far (changed in place). */
+export interface InTimeQuery {
+  route: Route;
+  queries: PreparedQuery[];
+  weights?: number[] | undefined;
+  pool: number;
+  /** The spans of time the question names (core/date-range.ts askedRange). */
+  when: readonly TimeRange[];
+}
+
+/**
+ * A question about a span of time and nothing else (asksOnlyTime: "What did I do last week?",
+ * "What happened in June?"): the owner's facts told in it answer it, though their text carries
+ * no date ("Thanksgiving was so nice, I hosted for the first time", said that week). Up to
+ * `pool` of the owner's facts of the span, newest first (one statement), join the candidates,
+ * scored by id under the route when the search had not found them (a statement each for the
+ * facts and their episodes), and go ahead of every fact and episode outside the span, in the
+ * order of their own scores, then newest first. A span with no fact of the owner's changes
+ * nothing.
+ */
+export async function inTime(
+  d: RankDeps,
+  scope: SearchScope,
+  q: InTimeQuery,
+  facts: Map<string, number>,
+  own: Map<string, number>,
+  parent: Map<string, string>,
+): Promise<void> {
+  if (!q.when.length) return;
+  const t = factTarget(scope);
+  const p = bind(t);
+  const spans = q.when.map((r) => `(f.ts >= ${p.add(r.from)} AND f.ts < ${p.add(r.to)})`).join(' OR ');
+  const rows = await d.db.query<{ id: string; episode_id: string }>(
+    `SELECT f.id, f.episode_id FROM ${t.from} WHERE ${t.where} AND (${spans})
+     ORDER BY f.ts DESC, f.id LIMIT ${Math.max(1, Math.floor(q.pool))}`,
+    p.values,
+  );
+  if (!rows.length) return;
+  const newFacts = rows.filter((r) => !facts.has(r.id)).map((r) => r.id);
+  const newEpisodes = [...new Set(rows.map((r) => r.episode_id))].filter((id) => !own.has(id));
+  const [factMaps, episodeMaps] = await Promise.all([
+    scoreIds(d, () => factTarget(scope), q.route, q.queries, newFacts),
+    scoreIds(d, () => episodeTarget(scope), q.route, q.queries, newEpisodes),
+  ]);
+  if (newFacts.length) for (const [id, s] of mergeQueries(factMaps, q.weights)) facts.set(id, s);
+  if (newEpisodes.length) for (const [id, s] of mergeQueries(episodeMaps, q.weights)) own.set(id, s);
+  for (const r of rows) parent.set(r.id, r.episode_id);
+  // Newest first among equal scores: a hair per place in the span's order.
+  const place = new Map(rows.map((r, i) => [r.id, (rows.length - i) * HAIR]));
+  const first = new Map<string, number>();
+  for (const [i, r] of rows.entries())
+    if (!first.has(r.episode_id)) first.set(r.episode_id, (rows.length - i) * HAIR);
+  ahead(facts, place);
+  ahead(own, first);
+}
+
+const HAIR = 1e-9;
+
+/**
+ * The scores of `inside` (with a hair each) put ahead of every other: the others keep
+ * OUT_OF_TIME of theirs; one inside takes OUT_OF_TIME of the best other plus the rest of its
+ * own, so it stays within the route's range (hybrid scores are at most 1) and above them all.
+ */
+function ahead(scores: Map<string, number>, inside: Map<string, number>): void {
+  let best = 0;
+  for (const [id, s] of scores) if (!inside.has(id)) best = Math.max(best, s);
+  for (const [id, s] of scores)
+    scores.set(
+      id,
+      inside.has(id)
+        ? OUT_OF_TIME * best + (1 - OUT_OF_TIME) * Math.max(0, s) + inside.get(id)!
+        : OUT_OF_TIME * s,
+    );
+}
