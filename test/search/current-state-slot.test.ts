@@ -3,7 +3,7 @@ import { DRIVERS } from '../helpers/drivers.js';
 import { type Fixture, HOUR, openFixture, searchOf, seedEpisode, T0 } from './seed.js';
 
 /**
- * "Where does she live now?" weighs the facts about living and moving (episodes.ts,
+ * "Where does she live now?" weighs the facts about living and moving (current-state.ts,
  * newestWins): a newer fact that only holds a word naming the kind in a question ("got home
  * late", "the city marathon") is not of that slot and takes nothing from the move.
  */
