@@ -177,7 +177,8 @@ export async function loadEpisodes(
     if (!row) continue;
     const item = episodeItem(row, byEpisode.get(id) ?? [], scope.ownerId, readable);
     // Sorted by the exact score before it is rounded: a fact lifted a hair above another of
-    // its episode (current-state.ts, in-time.ts) stays above it though both show the same rounded score.
+    // its episode (current-state.ts, in-time.ts) stays above it though both show the same
+    // rounded score.
     const scored = item.atomic_facts
       .map((f) => ({ f, exact: inContext(scores.get(f.id) ?? 0, own.get(id) ?? 0) }))
       .sort((a, b) => b.exact - a.exact)
