@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { askedRange } from '../../src/core/date-range.js';
 import { asksOnlyTime } from '../../src/engine/search/in-time.js';
 import { DRIVERS } from '../helpers/drivers.js';
-import { type Fixture, openFixture, searchOf, seedEpisode } from './seed.js';
+import { type Fixture, openFixture, searchOf, seedEpisode, seedMessage } from './seed.js';
 
 const DAY = 86_400_000;
 /** Tuesday 3 December 2024, noon UTC. */
@@ -55,12 +55,24 @@ describe.each(DRIVERS)('a question about a span of time and nothing else [%s]', 
     await seed(21, 'a door', ['Mae asked how to fix a squeaky door.']);
     // her newest memory: the question is asked from its day
     await seed(0, 'the weather', ['Mae asked about the weather in Oslo.']);
+    // her turns: one of that week, one holding the question's words weeks before
+    const turn = (day: number, content: string) =>
+      seedMessage(f, {
+        session: `s${day}`,
+        sender: 'mae',
+        content,
+        state: 'extracted',
+        ts: DEC_3 - day * DAY,
+      });
+    await turn(4, 'Hosted my parents for dinner and the pie came out great.');
+    await turn(40, 'Last week of the pottery course, what a week it was.');
   });
   afterAll(() => f.database.drop());
 
   for (const method of ['keyword', 'hybrid'] as const)
-    it(`${method}: "What did I do last week?" finds what she told that week`, async () => {
+    it(`${method}: "What did I do last week?" finds what she told that week, facts and turns`, async () => {
       const r = await run({ user_id: 'mae', query: 'What did I do last week?', method });
       expect(r.episodes[0]?.atomic_facts[0]?.content).toMatch(/hosted a dinner/);
+      expect(r.messages[0]?.content).toMatch(/Hosted my parents/);
     });
 });

@@ -1,6 +1,6 @@
 import type { TimeRange } from '../../core/date-range.js';
 import { mergeQueries, type PreparedQuery, type RankDeps, type Route, scoreIds } from './hybrid.js';
-import { bind, episodeTarget, factTarget, type SearchScope } from './scope.js';
+import { bind, episodeTarget, factTarget, type SearchScope, type Target } from './scope.js';
 
 /**
  * Words of a question that ask nothing beside its span of time: "What did I do last week?",
@@ -82,6 +82,34 @@ export async function inTime(
     if (!first.has(r.episode_id)) first.set(r.episode_id, (rows.length - i) * HAIR);
   ahead(facts, place);
   ahead(own, first);
+}
+
+/**
+ * The same for the turns of a target (messages.ts rankMessages): up to `pool` of the turns
+ * whose time is in the span, newest first (one statement), join the candidates, scored by id
+ * when the search had not found them (one statement), and go ahead of the others.
+ */
+export async function turnsInTime(
+  d: RankDeps,
+  target: Target,
+  q: InTimeQuery,
+  scores: Map<string, number>,
+): Promise<void> {
+  if (!q.when.length) return;
+  const p = bind(target);
+  const a = target.alias;
+  const spans = q.when.map((r) => `(${a}.ts >= ${p.add(r.from)} AND ${a}.ts < ${p.add(r.to)})`).join(' OR ');
+  const rows = await d.db.query<{ id: string }>(
+    `SELECT ${a}.id FROM ${target.from} WHERE ${target.where} AND (${spans})
+     ORDER BY ${a}.ts DESC, ${a}.id LIMIT ${Math.max(1, Math.floor(q.pool))}`,
+    p.values,
+  );
+  if (!rows.length) return;
+  const found = rows.filter((r) => !scores.has(r.id)).map((r) => r.id);
+  if (found.length)
+    for (const [id, s] of mergeQueries(await scoreIds(d, () => target, q.route, q.queries, found), q.weights))
+      scores.set(id, s);
+  ahead(scores, new Map(rows.map((r, i) => [r.id, (rows.length - i) * HAIR])));
 }
 
 const HAIR = 1e-9;

@@ -1,9 +1,11 @@
 import { pinnedSession } from '../../contract/filters.js';
 import type { SearchData } from '../../contract/search.js';
+import type { TimeRange } from '../../core/date-range.js';
 import type { Sql } from '../../core/db.js';
 import { compileFilter } from '../filters.js';
 import { LIVE_MESSAGES, MESSAGE_COLUMNS, type MessageRow, messageItem } from '../memory/stored-message.js';
 import { mergeQueries, type PreparedQuery, type RankDeps, type Route, rankEach, scoreMap } from './hybrid.js';
+import { turnsInTime } from './in-time.js';
 import { MESSAGE_FILTER_COLUMNS, messageTarget, OPEN_MESSAGES, type SearchScope, tookPart } from './scope.js';
 
 /**
@@ -32,6 +34,8 @@ export interface MessageQuery {
   weights?: number[];
   pool: number;
   radius?: number | null | undefined;
+  /** The spans of time a question asks about and nothing else (in-time.ts). */
+  when?: readonly TimeRange[] | undefined;
 }
 
 /**
@@ -53,7 +57,10 @@ export async function rankMessages(
   if (which === 'unextracted' && !(await anyOpen(d.db, scope))) return [];
   const target = messageTarget(scope, which);
   const maps = (await rankEach(d, () => target, q.route, q.queries, q.pool, q.radius)).map(scoreMap);
-  const sorted = [...mergeQueries(maps, q.weights).entries()]
+  const merged = mergeQueries(maps, q.weights);
+  // A question about a span of time alone: the turns of the span go first (in-time.ts).
+  if (q.when?.length) await turnsInTime(d, target, { ...q, when: q.when }, merged);
+  const sorted = [...merged.entries()]
     .filter(([, s]) => s >= floor)
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
   const last = sorted[limit - 1]?.[1];
