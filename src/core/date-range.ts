@@ -1,7 +1,5 @@
-import { count, dayKey, NUM } from './dates.js';
+import { addMonths, count, DAY_MS, dayKey, mondayOf, NUM } from './dates.js';
 import { MONTHS } from './time.js';
-
-const DAY_MS = 86_400_000;
 
 /** A span of time, `from` included, `to` excluded (Unix ms, UTC). */
 export interface TimeRange {
@@ -17,12 +15,6 @@ export interface AskedRange extends TimeRange {
 /** A count a span is said with ("two weeks ago"); a vague one ("a few days ago") names none. */
 const amount = (word: string) => count(word) ?? Number.NaN;
 
-/** Monday of the Monday-to-Sunday week containing `day`. */
-const mondayOf = (day: number) => day - ((new Date(day).getUTCDay() + 6) % 7) * DAY_MS;
-const monthStart = (ms: number, add = 0) => {
-  const d = new Date(ms);
-  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + add, 1);
-};
 const days = (from: number, n: number): TimeRange => ({ from, to: from + n * DAY_MS });
 
 type RangeRule = [RegExp, (today: number, m: RegExpExecArray) => TimeRange];
@@ -42,10 +34,10 @@ const RULES: RangeRule[] = [
   [/\blast weekend\b/i, (t) => days(mondayOf(t) - 2 * DAY_MS, 2)],
   [/\b(?:last week|a week ago)\b/i, (t) => days(mondayOf(t) - 7 * DAY_MS, 7)],
   [new RegExp(`\\b${NUM} weeks? ago\\b`, 'i'), (t, m) => days(mondayOf(t) - 7 * amount(m[1]!) * DAY_MS, 7)],
-  [/\b(?:last month|a month ago)\b/i, (t) => ({ from: monthStart(t, -1), to: monthStart(t) })],
+  [/\b(?:last month|a month ago)\b/i, (t) => ({ from: addMonths(t, -1), to: addMonths(t, 0) })],
   [
     new RegExp(`\\b${NUM} months? ago\\b`, 'i'),
-    (t, m) => ({ from: monthStart(t, -amount(m[1]!)), to: monthStart(t, 1 - amount(m[1]!)) }),
+    (t, m) => ({ from: addMonths(t, -amount(m[1]!)), to: addMonths(t, 1 - amount(m[1]!)) }),
   ],
   [
     new RegExp(`\\b(?:in|during) (?:early |late |mid-?)?(${MONTH_NAMES})(?:,? (\\d{4}))?\\b(?! \\d)`),

@@ -10,7 +10,7 @@ import { MONTHS } from './time.js';
 export { MONTHS };
 
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
-const DAY_MS = 86_400_000;
+export const DAY_MS = 86_400_000;
 
 /** "14 March 2024" for a Unix-ms timestamp, in UTC. */
 export function formatDate(ms: number): string {
@@ -35,8 +35,7 @@ export function mentionsDate(text: string): boolean {
 }
 const DATE_MENTION = new RegExp(`\\b(?:${MONTHS.join('|')})\\b|\\b(?:19|20)\\d{2}\\b`);
 
-/** Numbers said in words, as relative dates count them ("two weeks ago"). */
-export const NUMBER_WORDS: Record<string, number> = {
+const NUMBER_WORDS: Record<string, number> = {
   a: 1,
   an: 1,
   one: 1,
@@ -71,15 +70,20 @@ const onDay = (ms: number, part?: string): Resolved => {
 const inText = (bare: string): Resolved => ({ phrase: `in ${bare}`, bare });
 const same = (text: string): Resolved => ({ phrase: text, bare: text });
 
-function addMonths(ms: number, n: number): number {
+/** The first day of the month `n` months after the month of `ms` (UTC). */
+export function addMonths(ms: number, n: number): number {
   const d = new Date(ms);
   return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + n, 1);
 }
 
+/** Monday of the Monday-to-Sunday week containing `day`. */
+export function mondayOf(day: number): number {
+  return day - ((new Date(day).getUTCDay() + 6) % 7) * DAY_MS;
+}
+
 /** Saturday of the Monday-to-Sunday week containing `day`. */
 function saturdayOfWeek(day: number): number {
-  const idx = (new Date(day).getUTCDay() + 6) % 7;
-  return day + (5 - idx) * DAY_MS;
+  return mondayOf(day) + 5 * DAY_MS;
 }
 
 function weekendOf(sat: number): string {
@@ -205,9 +209,27 @@ const QUICK = new RegExp(
 );
 const FUTURE = new RegExp(`\\bin ${NUM} (day|week)s?\\b`, 'gi');
 
+/** Verbs of the present that end in "ed" ("I need a gift"): no verb in the past. */
+export const ED_PRESENT = [
+  'need',
+  'feed',
+  'speed',
+  'breed',
+  'bleed',
+  'proceed',
+  'exceed',
+  'succeed',
+  'seed',
+  'heed',
+  'embed',
+  'shed',
+];
+
 /** A subject and a verb in the past: "I finished", "we just painted", "she ran", "which was". */
-const PAST =
-  /\b(?:i|we|he|she|they|you|it|which|that|who)\s+(?:(?:just|finally|already|also|once|actually|\w+ly)\s+)?(?:(?!(?:need|feed|speed|breed|bleed|proceed|exceed|succeed|seed|heed|embed|shed)\b)[a-z]+ed|was|were|did|had|got|went|made|took|ran|read|wrote|built|won|drove|flew|swam|sold|bought|paid|spent|saw|came|met|found|gave|grew|became|began|broke|caught|chose|ate|fell|kept|rode|sent|sang|slept|spoke|taught|threw|woke|wore)\b/i;
+const PAST = new RegExp(
+  String.raw`\b(?:i|we|he|she|they|you|it|which|that|who)\s+(?:(?:just|finally|already|also|once|actually|\w+ly)\s+)?(?:(?!(?:${ED_PRESENT.join('|')})\b)[a-z]+ed|was|were|did|had|got|went|made|took|ran|read|wrote|built|won|drove|flew|swam|sold|bought|paid|spent|saw|came|met|found|gave|grew|became|began|broke|caught|chose|ate|fell|kept|rode|sent|sang|slept|spoke|taught|threw|woke|wore)\b`,
+  'i',
+);
 const FUTURE_MARKER =
   /\b(?:will|'ll|shall|going to|gonna|would|'d|plans? to|planning to|hopes? to|hoping to|wants? to)\b/i;
 
@@ -368,7 +390,7 @@ export function withYears(text: string, now: number): string {
       return `${match.slice(0, 2)} ${name}${part}, ${formatDate(today + diff * DAY_MS)}`;
     },
   );
-  out = out.replace(WEEKEND_ALONE, (match: string, prep: string, offset: number, input: string) => {
+  out = out.replace(WEEKEND_ALONE, (_match: string, prep: string, offset: number, input: string) => {
     // The weekend told in the past: the last one (this one, said on it); else the next.
     const sat = saturdayOfWeek(today);
     const tense = tenseAt(offset, input);

@@ -5,6 +5,7 @@
  * loves", "are you" -> "is Tomas"). Gender is never guessed: reflexives become
  * "themself".
  */
+import { ED_PRESENT } from '../../core/dates.js';
 
 const MODALS = new Set([
   'will',
@@ -517,14 +518,15 @@ const PAST_OBJECT =
 
 /**
  * Participles that open a sentence without a dropped "I" before them, and verbs of the present
- * ending in "ed" ("Need my coffee").
+ * ending in "ed" ("Need my coffee": core/dates.ts ED_PRESENT, and "weed").
  */
-const NOT_PAST = new Set(
-  `based related compared supposed given considered interested concerned involved located scheduled
+const NOT_PAST = new Set([
+  ...`based related compared supposed given considered interested concerned involved located scheduled
 dressed pleased surprised shocked stressed bored scared worried amazed obsessed attached inspired impressed
 overwhelmed confused prepared married engaged divorced retired limited needed required included named aged
-priced sized need feed seed weed heed speed breed bleed proceed exceed succeed shed embed`.split(/\s+/),
-);
+priced sized weed`.split(/\s+/),
+  ...ED_PRESENT,
+]);
 
 function matchCase(original: string, replacement: string): string {
   return /^[A-Z]/.test(original) ? replacement.charAt(0).toUpperCase() + replacement.slice(1) : replacement;
