@@ -56,31 +56,24 @@ export async function inTime(
   own: Map<string, number>,
   parent: Map<string, string>,
 ): Promise<void> {
-  if (!q.when.length) return;
-  const t = factTarget(scope);
-  const p = bind(t);
-  const spans = q.when.map((r) => `(f.ts >= ${p.add(r.from)} AND f.ts < ${p.add(r.to)})`).join(' OR ');
-  const rows = await d.db.query<{ id: string; episode_id: string }>(
-    `SELECT f.id, f.episode_id FROM ${t.from} WHERE ${t.where} AND (${spans})
-     ORDER BY f.ts DESC, f.id LIMIT ${Math.max(1, Math.floor(q.pool))}`,
-    p.values,
-  );
+  const rows = await inSpan(d, factTarget(scope), q);
   if (!rows.length) return;
-  const newFacts = rows.filter((r) => !facts.has(r.id)).map((r) => r.id);
-  const newEpisodes = [...new Set(rows.map((r) => r.episode_id))].filter((id) => !own.has(id));
-  const [factMaps, episodeMaps] = await Promise.all([
-    scoreIds(d, () => factTarget(scope), q.route, q.queries, newFacts),
-    scoreIds(d, () => episodeTarget(scope), q.route, q.queries, newEpisodes),
+  const episodes = [...new Set(rows.map((r) => r.parent!))];
+  await Promise.all([
+    scoreMissing(
+      d,
+      factTarget(scope),
+      q,
+      rows.map((r) => r.id),
+      facts,
+    ),
+    scoreMissing(d, episodeTarget(scope), q, episodes, own),
   ]);
-  if (newFacts.length) for (const [id, s] of mergeQueries(factMaps, q.weights)) facts.set(id, s);
-  if (newEpisodes.length) for (const [id, s] of mergeQueries(episodeMaps, q.weights)) own.set(id, s);
-  for (const r of rows) parent.set(r.id, r.episode_id);
-  // Newest first among equal scores: a hair per place in the span's order.
-  const place = new Map(rows.map((r, i) => [r.id, (rows.length - i) * HAIR]));
+  for (const r of rows) parent.set(r.id, r.parent!);
   const first = new Map<string, number>();
   for (const [i, r] of rows.entries())
-    if (!first.has(r.episode_id)) first.set(r.episode_id, (rows.length - i) * HAIR);
-  ahead(facts, place);
+    if (!first.has(r.parent!)) first.set(r.parent!, (rows.length - i) * HAIR);
+  ahead(facts, places(rows));
   ahead(own, first);
 }
 
@@ -95,22 +88,53 @@ export async function turnsInTime(
   q: InTimeQuery,
   scores: Map<string, number>,
 ): Promise<void> {
-  if (!q.when.length) return;
+  const rows = await inSpan(d, target, q);
+  if (!rows.length) return;
+  await scoreMissing(
+    d,
+    target,
+    q,
+    rows.map((r) => r.id),
+    scores,
+  );
+  ahead(scores, places(rows));
+}
+
+/** Up to `pool` of a target's rows whose time is in a span of `q.when`, newest first, with their parent (a fact's episode). */
+async function inSpan(
+  d: RankDeps,
+  target: Target,
+  q: InTimeQuery,
+): Promise<{ id: string; parent?: string }[]> {
+  if (!q.when.length) return [];
   const p = bind(target);
   const a = target.alias;
   const spans = q.when.map((r) => `(${a}.ts >= ${p.add(r.from)} AND ${a}.ts < ${p.add(r.to)})`).join(' OR ');
-  const rows = await d.db.query<{ id: string }>(
-    `SELECT ${a}.id FROM ${target.from} WHERE ${target.where} AND (${spans})
+  return d.db.query<{ id: string; parent?: string }>(
+    `SELECT ${a}.id${target.parent ? `, ${target.parent} AS parent` : ''} FROM ${target.from}
+     WHERE ${target.where} AND (${spans})
      ORDER BY ${a}.ts DESC, ${a}.id LIMIT ${Math.max(1, Math.floor(q.pool))}`,
     p.values,
   );
-  if (!rows.length) return;
-  const found = rows.filter((r) => !scores.has(r.id)).map((r) => r.id);
-  if (found.length)
-    for (const [id, s] of mergeQueries(await scoreIds(d, () => target, q.route, q.queries, found), q.weights))
-      scores.set(id, s);
-  ahead(scores, new Map(rows.map((r, i) => [r.id, (rows.length - i) * HAIR])));
 }
+
+/** Scores under the route, by id, of the given documents the search had not found (one statement). */
+async function scoreMissing(
+  d: RankDeps,
+  target: Target,
+  q: InTimeQuery,
+  ids: readonly string[],
+  scores: Map<string, number>,
+): Promise<void> {
+  const missing = ids.filter((id) => !scores.has(id));
+  if (!missing.length) return;
+  const maps = await scoreIds(d, () => target, q.route, q.queries, missing);
+  for (const [id, s] of mergeQueries(maps, q.weights)) scores.set(id, s);
+}
+
+/** Newest first among equal scores: a hair per place in the span's order. */
+const places = (rows: readonly { id: string }[]) =>
+  new Map(rows.map((r, i) => [r.id, (rows.length - i) * HAIR]));
 
 const HAIR = 1e-9;
 
