@@ -164,15 +164,27 @@ export class SearchService {
     const profiles = wantProfile ? this.profiles(scope) : Promise.resolve([]);
     profiles.catch(() => {}); // a failure still fails the search where it is awaited
 
-    // The span of time the question names, for the episodes' ranking (in-time.ts).
-    const when = wantEpisodes ? await this.askedRanges(scope, input.query) : [];
+    // The owner's newest memory, read at most once per search (anchor.ts): a user's relative
+    // dates and a question's span of time are also counted from it.
+    let newestRead: Promise<number | undefined> | undefined;
+    const newest = () => {
+      newestRead ??= ownerNewest(this.deps.db, scope);
+      return newestRead;
+    };
+    // The span of time the question names, for the episodes' ranking (in-time.ts), read while
+    // the question is prepared.
+    const spans = wantEpisodes ? this.askedRanges(input.query, newest) : Promise.resolve([]);
+    spans.catch(() => {}); // a failure still fails the search where it is awaited
 
     let last: { key: string; result: Retrieved } | undefined;
     const retrieve = async (queries: string[], weights: number[]): Promise<Retrieved> => {
       const key = JSON.stringify([queries, weights, route]);
       if (last?.key === key) return last.result;
       const own = await Promise.all(queries.map(prepare));
-      const bridged = await Promise.all(own.map((p) => this.bridge(scope, p, route, isUser)));
+      const [bridged, when] = await Promise.all([
+        Promise.all(own.map((p) => this.bridge(scope, p, route, isUser ? newest : undefined))),
+        spans,
+      ]);
       const q: EpisodeQuery = {
         route,
         queries: [...own, ...bridged.flatMap((b) => (b ? [b] : []))],
@@ -286,14 +298,14 @@ export class SearchService {
    * expressions name ("what did I do yesterday" asked on 27 November 2026: 26, November,
    * 2026, the words facts carry), its bm25norm taken against the query's own terms;
    * undefined when nothing bridges (or on the vector route). A user's relative dates are
-   * also resolved against the time of her newest memory when that is another day
-   * (ownerNewest): a conversation replayed from the past means its own yesterday.
+   * also resolved against the time of her newest memory (`newest`, for a user only) when that
+   * is another day: a conversation replayed from the past means its own yesterday.
    */
   private async bridge(
     scope: SearchScope,
     p: PreparedQuery,
     route: Route,
-    isUser: boolean,
+    newest: (() => Promise<number | undefined>) | undefined,
   ): Promise<PreparedQuery | undefined> {
     if (route === 'vector') return undefined;
     // A question that names its own date ("the weekend before 10 April 2023") is anchored already.
@@ -301,7 +313,7 @@ export class SearchService {
     const dated = mentionsDate(p.text) ? p.text : resolveRelativeDates(p.text, now);
     const [added, dates] = await Promise.all([
       expandTerms(this.deps.db, scope, p.terms),
-      dated === p.text ? [] : this.relativeDates(scope, p.text, dated, now, isUser),
+      dated === p.text ? [] : this.relativeDates(p.text, dated, now, newest),
     ]);
     const terms = [...new Set([...p.terms, ...added, ...dates])];
     if (terms.length === p.terms.length) return undefined;
@@ -314,16 +326,15 @@ export class SearchService {
    * resolved against that.
    */
   private async relativeDates(
-    scope: SearchScope,
     text: string,
     dated: string,
     now: number,
-    isUser: boolean,
+    newest: (() => Promise<number | undefined>) | undefined,
   ): Promise<string[]> {
-    const newest = isUser ? await ownerNewest(this.deps.db, scope) : undefined;
+    const anchor = newest ? await newest() : undefined;
     const texts =
-      newest !== undefined && dayKey(newest) !== dayKey(now)
-        ? [dated, resolveRelativeDates(text, newest)]
+      anchor !== undefined && dayKey(anchor) !== dayKey(now)
+        ? [dated, resolveRelativeDates(text, anchor)]
         : [dated];
     const lexemes = await Promise.all(texts.map((t) => questionLexemes(this.deps.db, t)));
     return lexemes.flat();
@@ -333,15 +344,15 @@ export class SearchService {
    * The spans of time a question asks about and nothing else ("What did I do last week?",
    * in-time.ts asksOnlyTime), counted from now and, when the owner's newest memory is of
    * another day, from that too (ownerNewest: a conversation replayed from the past means its
-   * own last week). One statement, for such a question only.
+   * own last week). Its newest memory is read for such a question only.
    */
-  private async askedRanges(scope: SearchScope, text: string): Promise<TimeRange[]> {
+  private async askedRanges(text: string, newest: () => Promise<number | undefined>): Promise<TimeRange[]> {
     const now = Date.now();
     const fromNow = askedRange(text, now);
     if (!fromNow || !asksOnlyTime(text, fromNow.phrase)) return [];
-    const newest = await ownerNewest(this.deps.db, scope);
+    const anchor = await newest();
     const fromNewest =
-      newest !== undefined && dayKey(newest) !== dayKey(now) ? askedRange(text, newest) : undefined;
+      anchor !== undefined && dayKey(anchor) !== dayKey(now) ? askedRange(text, anchor) : undefined;
     return fromNewest && fromNewest.from !== fromNow.from ? [fromNow, fromNewest] : [fromNow];
   }
 
