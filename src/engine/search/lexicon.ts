@@ -1,5 +1,4 @@
 import type { Sql } from '../../core/db.js';
-import { queryLexemes } from './keyword.js';
 import type { SearchScope } from './scope.js';
 
 /**
@@ -218,7 +217,7 @@ interface KindLexemes {
 /** True when the question's lexemes name the kind. */
 const names = (k: KindLexemes, have: ReadonlySet<string>) => [...k.keys, ...k.cues].some((t) => have.has(t));
 
-/** The lexemes of the kinds and of the current-state phrases, read once per process. */
+/** The lexemes of the kinds, phrases and word lists above, read once per process in one statement. */
 let lexicon:
   | Promise<{
       kinds: KindLexemes[];
@@ -230,20 +229,25 @@ let lexicon:
   | undefined;
 
 function lexemes(q: Sql) {
-  lexicon ??= Promise.all([
-    Promise.all(
-      KINDS.map(async ([keys, answers, cues]) => ({
-        keys: await queryLexemes(q, keys),
-        answers: await queryLexemes(q, answers),
-        cues: cues ? await queryLexemes(q, cues) : [],
-      })),
-    ),
-    queryLexemes(q, STATE_PHRASES.join(' ')),
-    verbLexemes(q),
-    Promise.all(SAME.map((group) => queryLexemes(q, group))),
-    queryLexemes(q, CHANGE),
+  lexicon ??= lexemeLists(q, [
+    ...KINDS.flatMap(([keys, answers, cues]) => [keys, answers, cues ?? '']),
+    STATE_PHRASES.join(' '),
+    ...IRREGULAR.flat(),
+    ...SAME,
+    CHANGE,
   ])
-    .then(([kinds, state, verbs, same, change]) => ({ kinds, state: new Set(state), verbs, same, change }))
+    .then((lists) => {
+      let at = 0;
+      const next = () => lists[at++] ?? [];
+      const kinds = KINDS.map(() => ({ keys: next(), answers: next(), cues: next() }));
+      const state = new Set(next());
+      const verbs = IRREGULAR.map(() => {
+        const plain = next();
+        return { plain, past: next().filter((x) => !plain.includes(x)) };
+      });
+      const same = SAME.map(next);
+      return { kinds, state, verbs, same, change: next() };
+    })
     .catch((err) => {
       lexicon = undefined;
       throw err;
@@ -251,17 +255,14 @@ function lexemes(q: Sql) {
   return lexicon;
 }
 
-/** Every irregular verb's lexemes, in one statement (the english configuration stems them). */
-async function verbLexemes(q: Sql): Promise<VerbLexemes[]> {
+/** The lexemes of each text under the english configuration, in one statement (queryLexemes' for many). */
+async function lexemeLists(q: Sql, texts: readonly string[]): Promise<string[][]> {
   const rows = await q.query<{ l: string[] }>(
     `SELECT to_jsonb(ARRAY(SELECT lexeme FROM unnest(to_tsvector('english', x.t)) ORDER BY lexeme)) AS l
      FROM jsonb_array_elements_text($1::jsonb) WITH ORDINALITY AS x(t, i) ORDER BY x.i`,
-    [JSON.stringify(IRREGULAR.flat())],
+    [JSON.stringify(texts)],
   );
-  return IRREGULAR.map((_, i) => {
-    const plain = rows[2 * i]?.l ?? [];
-    return { plain, past: (rows[2 * i + 1]?.l ?? []).filter((x) => !plain.includes(x)) };
-  });
+  return rows.map((r) => r.l);
 }
 
 const kindLexemes = async (q: Sql): Promise<KindLexemes[]> => (await lexemes(q)).kinds;
