@@ -1,6 +1,9 @@
 import type { Sql } from '../../core/db.js';
 import type { SearchScope } from './scope.js';
 
+/** Words asking for a meal: cues of the diet and allergy kinds. */
+const MEALS = 'recipe recipes meal meals dinner lunch breakfast dish dishes';
+
 /**
  * Query-side vocabulary bridges, general English only:
  *
@@ -26,13 +29,9 @@ const KINDS: readonly (readonly [string, string, string?])[] = [
   [
     'diet diets eat eats food foods',
     'vegetarian vegan pescatarian gluten dairy meat keto kosher halal',
-    'recipe recipes meal meals dinner lunch breakfast dish dishes',
+    MEALS,
   ],
-  [
-    'allergy allergies allergic',
-    'allergic allergy intolerant intolerance',
-    'recipe recipes meal meals dinner lunch breakfast dish dishes',
-  ],
+  ['allergy allergies allergic', 'allergic allergy intolerant intolerance', MEALS],
   // "home", "city" and "town" name the kind in a question, but a fact holding them is not
   // always about where one lives ("got home late"): they are cues, not the slot.
   ['live lives living reside based', 'live moved move relocated based', 'home city town'],
