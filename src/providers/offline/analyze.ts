@@ -210,8 +210,12 @@ const TALK_LABEL =
 const ASIDE =
   /^(?:(?:totally|completely|kinda|slightly)\s+)?(?:random|quick|unrelated|off[- ]topic)(?:\s+(?:q|question|thing))?\s*(?:[,:]\s*(?:but\s+)?|\s+but\s+|\s+-+\s+)(?=\S)/i;
 /** "Here it is:", "Here's my draft:" and a letter's salutation opening the same sentence. */
-const PASTED =
-  /^(?:(?:here(?:'s| is) (?:it|(?:my|the) (?:\w+ )?(?:draft|letter|email|text|version|message|note|cover letter))|here it is)\s*:\s*)?(?:dear [\p{L} .'-]{1,40},\s+)(?=\S)|^(?:here(?:'s| is) (?:it|(?:my|the) (?:\w+ )?(?:draft|letter|email|text|version|message|note|cover letter))|here it is)\s*:\s+(?=\S)/iu;
+const HERE_IS =
+  "(?:here(?:'s| is) (?:it|(?:my|the) (?:\\w+ )?(?:draft|letter|email|text|version|message|note|cover letter))|here it is)";
+const PASTED = new RegExp(
+  `^(?:${HERE_IS}\\s*:\\s*)?(?:dear [\\p{L} .'-]{1,40},\\s+)(?=\\S)|^${HERE_IS}\\s*:\\s+(?=\\S)`,
+  'iu',
+);
 
 /** "Asking for my neighbour Ruth, her cat ...": the frame and the pronoun that stands for its person. */
 const ASKING_FOR =

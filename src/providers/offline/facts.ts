@@ -140,6 +140,9 @@ const ADVICE = new RegExp(`^(?:try|avoid|consider|${ADVICE_VERBS})$`, 'i');
 const NOT_A_VERB =
   'i|you|he|she|it|we|they|this|that|these|those|there|here|a|an|the|my|your|his|her|its|our|their|what|which|who|whom|whose|when|where|why|how|whatever|whichever|whoever|if|because|since|although|though|while|once|as|so|and|or|but|nor|yet|for|of|in|on|at|by|with|from|into|to|after|before|during|until|about|above|below|over|under|between|through|without|within|is|are|was|were|be|been|am|do|does|did|have|has|had|can|could|will|would|shall|should|may|might|must|not|no|yes|yeah|ok|okay|oh|well|sure|thanks|thank|today|tomorrow|yesterday|tonight|sometimes|maybe|perhaps|otherwise|however|also|then|each|every|all|both|either|neither|some|any|many|much|more|most|few|one|two|three|other|another|such|even|only|just|still|again|always|never|often|usually|very|too|really|least|overall|instead|meanwhile|hi|hello|hey|great|good|nice|wow|congratulations|congrats|sorry|last|next|first|later|soon|now|everyone|everything|someone|something|nobody|nothing|anyone|anything';
 
+/** Words that may open an imperative before its verb ("Then whisk ...", "Just add ..."). */
+const LEAD_WORD = 'then|first|next|finally|also|just';
+
 /**
  * An assistant's sentence opening with any verb in the imperative ("Shake it in a jar",
  * "Freeze what you won't use", "Then whisk the oil in", "Gently press the dough"), after an
@@ -150,12 +153,12 @@ const NOT_A_VERB =
  * BIDDING's do: the first (empty here) for "please", the second for the verb.
  */
 const ORDER = new RegExp(
-  `^(?:${BIDDING_LEAD})?(?:(?:then|first|next|finally|also|just|[a-z]+ly)\\s+)?()(?!(?:${NOT_A_VERB})\\b)([a-z]+)(?<![^su]s|ed|ing|(?<!p|f|re)ly)\\s+(?!.*\\b(?:was|were)\\b)(?!(?:\\S+\\s+){0,3}(?:is|are|has|have|had)\\b)(?:${OBJECT_WORDS})\\b`,
+  `^(?:${BIDDING_LEAD})?(?:(?:${LEAD_WORD}|[a-z]+ly)\\s+)?()(?!(?:${NOT_A_VERB})\\b)([a-z]+)(?<![^su]s|ed|ing|(?<!p|f|re)ly)\\s+(?!.*\\b(?:was|were)\\b)(?!(?:\\S+\\s+){0,3}(?:is|are|has|have|had)\\b)(?:${OBJECT_WORDS})\\b`,
   'i',
 );
 
 const firstWord = (text: string) => /^[A-Za-z]+/.exec(text.replace(LEAD_WORDS, ''))?.[0] ?? '';
-const LEAD_WORDS = /^(?:then|first|next|finally|also|just)\s+/i;
+const LEAD_WORDS = new RegExp(`^(?:${LEAD_WORD})\\s+`, 'i');
 const LEAD = new RegExp(`^${BIDDING_LEAD}`, 'i');
 
 function startsWithName(text: string, speaker: string): boolean {
