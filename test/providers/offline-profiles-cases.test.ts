@@ -6,6 +6,14 @@ import { builder, T0, travelSegment } from './offline-fixture.js';
 const ctx = { humans: ['u_alice', 'u_bob'], agents: ['a_helper'] };
 const extract = (segment: SegmentMessage[], c = ctx): Extraction =>
   new OfflineExtractor().extractSync(segment, c);
+/** What Rui, the one human of a segment, says in it: one message each. */
+const ruiSays = (...contents: string[]): Extraction => {
+  const m = builder();
+  return extract(
+    contents.map((content) => m({ sender_id: 'r', sender_name: 'Rui', role: 'user', content })),
+    { humans: ['r'], agents: [] },
+  );
+};
 
 describe('offline extractor: profiles', () => {
   const { profiles } = extract(travelSegment());
@@ -107,69 +115,39 @@ describe('offline extractor: profiles', () => {
   });
 
   it('keeps an occupation said with its qualifiers ("a 41-year-old school nurse") as the occupation', () => {
-    const m = builder();
-    const out = extract(
-      [
-        m({
-          sender_id: 'r',
-          sender_name: 'Rui',
-          role: 'user',
-          content: "For context, I'm a 41-year-old school nurse living in Braga with my husband.",
-        }),
-      ],
-      { humans: ['r'], agents: [] },
-    );
+    const out = ruiSays("For context, I'm a 41-year-old school nurse living in Braga with my husband.");
     expect(out.profiles[0]!.explicit_info.map((e) => e.category)).toEqual(['occupation']);
   });
 
   it('keeps a diet kept for years, a job said with an adverb or a business of her own, her quiz, and "My husband and I ..." whole', () => {
-    const m = builder();
-    const rui = { sender_id: 'r', sender_name: 'Rui', role: 'user' as const };
-    const out = extract(
-      [
-        m({ ...rui, content: "I've been vegan for about four years." }),
-        m({ ...rui, content: 'I currently work as a baker at a bakery in Porto.' }),
-      ],
-      { humans: ['r'], agents: [] },
+    const out = ruiSays(
+      "I've been vegan for about four years.",
+      'I currently work as a baker at a bakery in Porto.',
     );
     expect(out.profiles[0]!.explicit_info.map((e) => [e.category, e.description])).toEqual([
       ['diet', 'Rui has been vegan for about four years.'],
       ['occupation', 'Rui currently works as a baker at a bakery in Porto.'],
     ]);
     // Running a business of one's own is an occupation too.
-    const own = extract([m({ ...rui, content: 'I run a small bookshop in Braga with my sister.' })], {
-      humans: ['r'],
-      agents: [],
-    });
+    const own = ruiSays('I run a small bookshop in Braga with my sister.');
     expect(own.profiles[0]!.explicit_info.map((e) => e.category)).toEqual(['occupation']);
     // A grade on one's own quiz is about her studies.
-    const quiz = extract([m({ ...rui, content: 'I got a B+ on my last pharmacology quiz, up from a C.' })], {
-      humans: ['r'],
-      agents: [],
-    });
+    const quiz = ruiSays('I got a B+ on my last pharmacology quiz, up from a C.');
     expect(quiz.profiles[0]!.explicit_info.map((e) => e.category)).toEqual(['education']);
     // "My husband and I ..." is one clause: its item is not cut to "Rui's husband."
-    const pair = extract(
-      [m({ ...rui, content: 'My husband and I are celebrating our tenth anniversary in Lisbon.' })],
-      { humans: ['r'], agents: [] },
-    );
+    const pair = ruiSays('My husband and I are celebrating our tenth anniversary in Lisbon.');
     expect(pair.profiles[0]!.explicit_info.map((e) => e.description)).toEqual([
       "Rui's husband and Rui are celebrating Rui's tenth anniversary in Lisbon.",
     ]);
   });
 
   it('keeps her age said alone, a health measure, her doctor or therapist, a pastime she took up and a baby expected', () => {
-    const m = builder();
-    const rui = { sender_id: 'r', sender_name: 'Rui', role: 'user' as const };
-    const out = extract(
-      [
-        m({ ...rui, content: "I'm 46 and my blood pressure is 150 over 95." }),
-        m({ ...rui, content: 'My physiotherapist, Ana Reis, thinks my knee will heal by June.' }),
-        m({ ...rui, content: 'I started swimming twice a week at the public pool.' }),
-        m({ ...rui, content: "I've been seeing a therapist every other Monday since the winter." }),
-        m({ ...rui, content: "We're expecting our first baby in November!" }),
-      ],
-      { humans: ['r'], agents: [] },
+    const out = ruiSays(
+      "I'm 46 and my blood pressure is 150 over 95.",
+      'My physiotherapist, Ana Reis, thinks my knee will heal by June.',
+      'I started swimming twice a week at the public pool.',
+      "I've been seeing a therapist every other Monday since the winter.",
+      "We're expecting our first baby in November!",
     );
     const items = out.profiles[0]!.explicit_info.map((e) => [e.category, e.description]);
     expect(items).toContainEqual(['identity', 'Rui is 46.']);
@@ -181,15 +159,10 @@ describe('offline extractor: profiles', () => {
   });
 
   it("files a pastime picked up as a hobby past an aside's announcement, and a ride to the hospital under no health", () => {
-    const m = builder();
-    const rui = { sender_id: 'r', sender_name: 'Rui', role: 'user' as const };
-    const out = extract(
-      [
-        m({ ...rui, content: 'random q but i picked up knitting to unwind after my shifts.' }),
-        m({ ...rui, content: 'My commute to the hospital is only 5 miles.' }),
-        m({ ...rui, content: 'I was in the hospital for two nights in March.' }),
-      ],
-      { humans: ['r'], agents: [] },
+    const out = ruiSays(
+      'random q but i picked up knitting to unwind after my shifts.',
+      'My commute to the hospital is only 5 miles.',
+      'I was in the hospital for two nights in March.',
     );
     const items = out.profiles[0]!.explicit_info.map((e) => [e.category, e.description]);
     expect(items).toContainEqual(['hobby', "Rui picked up knitting to unwind after Rui's shifts."]);
@@ -200,17 +173,12 @@ describe('offline extractor: profiles', () => {
   });
 
   it("keeps what is said of 'our' pets and home, a job held before, her lead at work, and someone named in passing", () => {
-    const m = builder();
-    const rui = { sender_id: 'r', sender_name: 'Rui', role: 'user' as const };
-    const out = extract(
-      [
-        m({ ...rui, content: "We'll bring our dog Juniper, she's a two year old collie." }),
-        m({ ...rui, content: 'We live in Denver.' }),
-        m({ ...rui, content: 'I worked three years as a lab tech at a clinic after college.' }),
-        m({ ...rui, content: 'My tech lead Farah reviews every change.' }),
-        m({ ...rui, content: 'I want to plan a surprise dinner for my wife Hannah on Friday.' }),
-      ],
-      { humans: ['r'], agents: [] },
+    const out = ruiSays(
+      "We'll bring our dog Juniper, she's a two year old collie.",
+      'We live in Denver.',
+      'I worked three years as a lab tech at a clinic after college.',
+      'My tech lead Farah reviews every change.',
+      'I want to plan a surprise dinner for my wife Hannah on Friday.',
     );
     const items = out.profiles[0]!.explicit_info.map((e) => [e.category, e.description]);
     expect(items).toContainEqual(['pet', 'Rui and others will bring their dog Juniper.']);
@@ -226,15 +194,10 @@ describe('offline extractor: profiles', () => {
   });
 
   it('keeps no plan or liking of an "it" or "them" that says nothing on its own', () => {
-    const m = builder();
-    const rui = { sender_id: 'r', sender_name: 'Rui', role: 'user' as const };
-    const out = extract(
-      [
-        m({ ...rui, content: 'Can you explain compound interest? I want to understand it for my savings.' }),
-        m({ ...rui, content: "I'll have Fridays off soon and I'd love to use them to volunteer." }),
-        m({ ...rui, content: 'I want to learn Portuguese this year.' }),
-      ],
-      { humans: ['r'], agents: [] },
+    const out = ruiSays(
+      'Can you explain compound interest? I want to understand it for my savings.',
+      "I'll have Fridays off soon and I'd love to use them to volunteer.",
+      'I want to learn Portuguese this year.',
     );
     const plans = out.profiles[0]!.explicit_info.filter((e) => e.category === 'plan').map(
       (e) => e.description,
