@@ -244,6 +244,24 @@ describe('recall context: units packed whole into a token budget', () => {
     expect(p.omitted).toBe(0);
   });
 
+  it("shows a fact or turn of a profile item's message that tells more than the item", () => {
+    const item = {
+      item_id: 'ei_1',
+      category: 'pet',
+      description: 'Kim has a dog named Miso.',
+      source_message_ids: ['m1'],
+      updated_at: T,
+    };
+    const withFact = answerOf([fact('f1', 'The vet said Miso needs a kidney diet.', 0.8, ['m1'])], []);
+    withFact.profiles = profileOf([item]);
+    expect(packContext(contextUnits(withFact), 1000).text).toBe(
+      '- (profile) Kim has a dog named Miso.\n- The vet said Miso needs a kidney diet.',
+    );
+    const withTurn = answerOf([], [turn('m1', 'Miso has to eat a kidney diet now, the vet said.', 0.7)]);
+    withTurn.profiles = profileOf([item]);
+    expect(packContext(contextUnits(withTurn), 1000).units.map((u) => u.id)).toEqual(['ei_1', 'm1']);
+  });
+
   it('puts the profile items about the question first and gives the others a quarter of the budget', () => {
     const data = answerOf([fact('f1', 'Kim booked a cooking class in Bologna for May.', 0.8, ['m1'])], []);
     data.metadata.queries = ['What is my dog called?'];

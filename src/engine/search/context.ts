@@ -9,9 +9,8 @@ import { clip, contentWords, excerpt, tokenCount } from '../text.js';
  * skill, and whatever the caller adds, such as knowledge-base topics), ranked together by
  * score and packed into a token budget with a strict fit: a unit goes in whole or not at
  * all, and packing moves on to the next unit when one does not fit. A fact or turn that
- * adds no message beyond the units already taken (the fact was made from a turn already
- * shown, or the reverse) is skipped. The scores are the search's (which already weighs
- * hits about someone other than the people a question names lower, people.ts).
+ * only repeats the units taken is skipped (repeats). The scores are the search's (which
+ * already weighs hits about someone other than the people a question names lower, people.ts).
  *
  * Tokens are counted as everywhere in engram: ceil(characters / 4).
  */
@@ -242,21 +241,34 @@ export function packContext(units: readonly ContextUnit[], maxTokens: number): P
 }
 
 /**
+ * Whether a fact or turn only repeats the units taken: every message it rests on is shown
+ * already through a fact or turn (a fact made from a turn shown, or the reverse), or, for a
+ * fact, through profile items that hold every word it has. A profile item is a line about the
+ * person: a turn of its message, or a fact of it that tells more ("The vet said Miso needs a
+ * kidney diet." beside "Kim has a dog named Miso."), is shown.
+ */
+function repeats(u: ContextUnit, shown: ReadonlyMap<string, ContextUnit[]>): boolean {
+  if ((u.kind !== 'fact' && u.kind !== 'message') || !u.sources.length) return false;
+  const on = u.sources.map((s) => shown.get(s) ?? []);
+  if (on.every((units) => units.some((t) => t.kind !== 'profile'))) return true;
+  if (u.kind === 'message' || on.some((units) => !units.length)) return false;
+  const told = new Set(on.flatMap((units) => units.flatMap((t) => [...contentWords(t.text)].map(matchKey))));
+  return [...contentWords(u.text)].every((w) => told.has(matchKey(w)));
+}
+
+/**
  * The units (best first) that fit in `budget` characters, one per line, strictly; a fact or
- * turn whose messages are all shown already is skipped. tooLong: units left out for room.
+ * turn that only repeats the units taken is skipped (repeats). tooLong: units left out for room.
  */
 function fill(units: readonly ContextUnit[], budget: number): { taken: ContextUnit[]; tooLong: number } {
   const taken: ContextUnit[] = [];
-  const covered = new Set<string>();
+  /** Message id -> the units taken that rest on it. */
+  const shown = new Map<string, ContextUnit[]>();
   let chars = 0;
   let aside = 0;
   let tooLong = 0;
   for (const u of units) {
-    const redundant =
-      (u.kind === 'fact' || u.kind === 'message') &&
-      u.sources.length > 0 &&
-      u.sources.every((s) => covered.has(s));
-    if (redundant) continue;
+    if (repeats(u, shown)) continue;
     const add = u.text.length + (taken.length ? 1 : 0);
     if (chars + add > budget || (u.aside && aside + add > budget * PROFILE_ASIDE_SHARE)) {
       tooLong++;
@@ -265,7 +277,7 @@ function fill(units: readonly ContextUnit[], budget: number): { taken: ContextUn
     taken.push(u);
     chars += add;
     if (u.aside) aside += add;
-    for (const s of u.sources) covered.add(s);
+    for (const s of u.sources) shown.set(s, [...(shown.get(s) ?? []), u]);
   }
   return { taken, tooLong };
 }
