@@ -54,13 +54,24 @@ export async function extractSegment(
     // The segment's live messages, locked (a delete waits for this write, and a message
     // deleted since the read above is not locked here) in id order, the order a delete
     // locks turns in (delete.ts, lockTurns), and the profiles the extraction changes,
-    // locked too: one statement.
+    // locked too: one statement. The segment's session is named beside its id: both the
+    // segment index and the session's open messages (messages_open) then find its rows
+    // alone. By tenant and state alone, the planner's pick on a store whose statistics
+    // lag, the open-messages index was read for every segmented turn of the tenant.
     const users = observedUsers(humans, extraction);
     const [locked] = await tx.query<{ n: number }>(
       `SELECT (SELECT count(*) FROM (SELECT id FROM ${LIVE_MESSAGES} m
-                 WHERE tenant_id = $1 AND segment_id = $2 AND state = 'segmented' ORDER BY id FOR UPDATE) l)::int AS n,
+                 WHERE tenant_id = $1 AND app_id = $4 AND project_id = $5 AND session_id = $6
+                   AND segment_id = $2 AND state = 'segmented' ORDER BY id FOR UPDATE) l)::int AS n,
               ${PROFILE_LOCKS('$3')} AS profiles`,
-      [ctx.tenantId, segmentId, profileLockKeys(ctx, scope, users)],
+      [
+        ctx.tenantId,
+        segmentId,
+        profileLockKeys(ctx, scope, users),
+        scope.appId,
+        scope.projectId,
+        pending[0]!.session_id,
+      ],
     );
     if (locked!.n !== pending.length) return locked!.n ? 'changed' : undefined;
     // The turns are owned from now on like the episode made from them (their humans), in
