@@ -12,13 +12,32 @@ export interface Turn {
 export interface Conversation {
   speakers: [string, string];
   sessions: { start: number; turns: Turn[] }[];
+  /**
+   * The second speaker writes as an assistant (role `assistant`), as with an agent and its
+   * user: the memory made from it is owned by one person instead of two. Unset: two people.
+   */
+  assistant?: boolean;
 }
 export interface BenchMessage {
   sender_id: string;
   sender_name: string;
-  role: 'user';
+  role: 'user' | 'assistant';
   content: string;
   timestamp: number;
+}
+
+/** The conversations with their second speaker as an assistant (see Conversation.assistant). */
+export const withAssistant = (convs: readonly Conversation[]): Conversation[] =>
+  convs.map((c) => ({ ...c, assistant: true }));
+
+/** A turn's sender and role in `conv`, its ids suffixed with `suffix` (none: as spoken). */
+export function senderOf(conv: Conversation, t: Turn, suffix = '') {
+  const assistant = conv.assistant === true && t.speaker === conv.speakers[1];
+  return {
+    sender_id: `${assistant ? 'assistant' : t.speaker.toLowerCase()}${suffix}`,
+    sender_name: t.speaker,
+    role: assistant ? ('assistant' as const) : ('user' as const),
+  };
 }
 
 /** "1:56 pm on 8 May, 2023" -> Unix ms (UTC). */
@@ -132,9 +151,7 @@ export function* addRequests(
         yield {
           session_id: `${owner}-r${round}`,
           messages: session.turns.slice(i, i + batch).map((t, j) => ({
-            sender_id: `${t.speaker.toLowerCase()}-${owner}`,
-            sender_name: t.speaker,
-            role: 'user',
+            ...senderOf(conv, t, `-${owner}`),
             content: t.text,
             timestamp: start + (i + j) * 30_000,
           })),

@@ -5,7 +5,7 @@
  *
  *   npm run bench:scale:ingest [-- --data <locomo10.json>] [--drivers postgres,pglite]
  *        [--clients 8,64] [--batch 10] [--seconds 10] [--process-seconds 20] [--statements]
- *        [--worker-concurrency N]
+ *        [--worker-concurrency N] [--assistant]
  *
  * PostgreSQL: a throwaway database created on DATABASE_URL (or ENGRAM_TEST_DATABASE_URL),
  * e.g. a cluster started by `.ci/start-postgres.sh`, dropped at the end. Embedded: a PGlite
@@ -27,7 +27,10 @@
  * count; on PostgreSQL each is a round trip), and this process's CPU per processed message.
  * The store is opened as `serve` opens it, vector (HNSW) indexes built at start.
  *
- * Conversations: LoCoMo turns read from --data (never copied), else invented chats.
+ * Conversations: LoCoMo turns read from --data (never copied), else invented chats; both are
+ * of two people, each owning the memory made of the conversation (its turns, facts and
+ * episode are written and indexed once per owner). --assistant: the second speaker writes as
+ * an assistant, as with an agent and its user, so that memory has one owner.
  */
 import { fork } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -46,7 +49,14 @@ import { insertMessages } from '../../src/engine/memory/messages.js';
 import { boundaryRules, type Engram, openEngram, openStore } from '../../src/engram.js';
 import { startHttpServer } from '../../src/http/server.js';
 import { openPostgres } from '../../src/store/postgres.js';
-import { addRequests, type Conversation, inventConversations, readLocomo } from './conversations.js';
+import {
+  addRequests,
+  type Conversation,
+  inventConversations,
+  readLocomo,
+  senderOf,
+  withAssistant,
+} from './conversations.js';
 import { countedDb } from './counted-db.js';
 import type { LoadSpec } from './load.js';
 import { type LoadResult, measureWindow } from './window.js';
@@ -64,6 +74,8 @@ const { values: args } = parseArgs({
     'worker-concurrency': { type: 'string' },
     /** Prints the statements that took most of the processing window's time. */
     statements: { type: 'boolean', default: false },
+    /** The second speaker of each conversation writes as an assistant (one owner, not two). */
+    assistant: { type: 'boolean', default: false },
     /** Writes a CPU profile of this process for each measured engram window into this dir. */
     'cpu-prof': { type: 'string' },
   },
@@ -74,7 +86,8 @@ const SECONDS = Number(args.seconds);
 const WARMUP = Number(args['warmup-seconds']);
 const PROCESS_SECONDS = Number(args['process-seconds']);
 const ADMIN_URL = process.env['DATABASE_URL'] ?? process.env['ENGRAM_TEST_DATABASE_URL'];
-const conversations: Conversation[] = args.data ? readLocomo(args.data) : inventConversations(10);
+const read: Conversation[] = args.data ? readLocomo(args.data) : inventConversations(10);
+const conversations = args.assistant ? withAssistant(read) : read;
 
 /** Runs fn under the inspector's CPU profiler when --cpu-prof is given. */
 async function profiled<T>(name: string, fn: () => Promise<T>): Promise<T> {
@@ -156,9 +169,7 @@ async function extractionFloor(engram: Engram, seconds: number): Promise<number>
       const msgs = session.turns.map((t, i) => ({
         id: newId(),
         session_id: `floor-${c}-${s}`,
-        sender_id: t.speaker.toLowerCase(),
-        sender_name: t.speaker,
-        role: 'user' as const,
+        ...senderOf(conv, t),
         content: t.text,
         timestamp: session.start + i * 30_000,
         tool_calls: null,
@@ -171,8 +182,9 @@ async function extractionFloor(engram: Engram, seconds: number): Promise<number>
         { flush: true, firstNew: 0 },
       );
       for (const seg of [...segments, ...(tail.length ? [tail] : [])]) {
-        const humans = [...new Set(seg.map((m) => m.sender_id))];
-        const x = await engram.extractor.extract(seg, { humans, agents: [] });
+        const humans = [...new Set(seg.filter((m) => m.role === 'user').map((m) => m.sender_id))];
+        const agents = [...new Set(seg.filter((m) => m.role === 'assistant').map((m) => m.sender_id))];
+        const x = await engram.extractor.extract(seg, { humans, agents });
         await engram.embedder.embed([
           episodeEmbeddingText(x.episode),
           ...x.episode.facts.map((f) => f.content),
@@ -342,7 +354,7 @@ async function benchDriver(driver: 'postgres' | 'pglite'): Promise<string[]> {
 
 async function main() {
   console.log(
-    `ingest: ${args.data ? 'LoCoMo turns' : 'invented chats'}, ${BATCH} messages per add, ` +
+    `ingest: ${args.data ? 'LoCoMo turns' : 'invented chats'} (${args.assistant ? 'a person and an assistant' : 'two people'}), ${BATCH} messages per add, ` +
       `${SECONDS} s per measurement after ${WARMUP} s warm-up, processing ${PROCESS_SECONDS} s`,
   );
   for (const driver of args.drivers!.split(',') as ('postgres' | 'pglite')[]) {
