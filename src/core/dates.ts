@@ -225,10 +225,58 @@ export const ED_PRESENT = [
   'shed',
 ];
 
+/** An adverb before a verb ("just", "finally", "quickly"). */
+const ADVERB = String.raw`(?:(?:just|finally|already|also|once|actually|\w+ly)\s+)?`;
+/** A verb in the past: any in "ed" but those of ED_PRESENT and `not`, or an irregular one. */
+const pastVerb = (not: readonly string[]) =>
+  String.raw`(?:(?!(?:${[...ED_PRESENT, ...not].join('|')})\b)[a-z]+ed|was|were|did|had|got|went|made|took|ran|read|wrote|built|won|drove|flew|swam|sold|bought|paid|spent|saw|came|met|found|gave|grew|became|began|broke|caught|chose|ate|fell|kept|rode|sent|sang|slept|spoke|taught|threw|woke|wore)\b`;
+
 /** A subject and a verb in the past: "I finished", "we just painted", "she ran", "which was". */
 const PAST = new RegExp(
-  String.raw`\b(?:i|we|he|she|they|you|it|which|that|who)\s+(?:(?:just|finally|already|also|once|actually|\w+ly)\s+)?(?:(?!(?:${ED_PRESENT.join('|')})\b)[a-z]+ed|was|were|did|had|got|went|made|took|ran|read|wrote|built|won|drove|flew|swam|sold|bought|paid|spent|saw|came|met|found|gave|grew|became|began|broke|caught|chose|ate|fell|kept|rode|sent|sang|slept|spoke|taught|threw|woke|wore)\b`,
+  String.raw`\b(?:i|we|he|she|they|you|it|which|that|who)\s+${ADVERB}${pastVerb([])}`,
   'i',
+);
+
+/**
+ * Words in "ed" that tell how someone feels or what is arranged, not what they did: "So
+ * excited for Saturday", "my brother is worried", "the trip booked for May".
+ */
+const STATE_ED = [
+  'excited',
+  'tired',
+  'worried',
+  'interested',
+  'scared',
+  'bored',
+  'stressed',
+  'thrilled',
+  'pleased',
+  'relieved',
+  'amazed',
+  'surprised',
+  'shocked',
+  'disappointed',
+  'exhausted',
+  'overwhelmed',
+  'frustrated',
+  'annoyed',
+  'obsessed',
+  'blessed',
+  'prepared',
+  'supposed',
+  'used',
+  'engaged',
+  'scheduled',
+  'planned',
+  'booked',
+];
+
+/**
+ * Someone named, or "my ..." (up to two words), and a verb in the past: "Biscuit passed away",
+ * "my little brother started", "Dad went". Case-sensitive: a name is capitalised.
+ */
+const PAST_OF_SOMEONE = new RegExp(
+  String.raw`(?:\b(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir|[Yy]our|[Tt]he)(?:\s+[a-z]+){1,2}|\b[A-Z][a-z]+)\s+${ADVERB}${pastVerb(STATE_ED)}`,
 );
 const FUTURE_MARKER =
   /\b(?:will|'ll|shall|going to|gonna|would|'d|plans? to|planning to|hopes? to|hoping to|wants? to)\b/i;
@@ -247,7 +295,7 @@ const CLAUSE_BREAK =
  */
 function toldInThePast(before: string): boolean {
   const clause = before.split(CLAUSE_BREAK).pop() ?? '';
-  return PAST.test(clause) && !FUTURE_MARKER.test(clause);
+  return (PAST.test(clause) || PAST_OF_SOMEONE.test(clause)) && !FUTURE_MARKER.test(clause);
 }
 
 /**

@@ -164,6 +164,29 @@ describe('offline text: relative dates', () => {
     ['The dinner is on Saturday.', MAY_8, 'The dinner is on Saturday, 13 May 2023.'],
     ["I'll call her on Monday.", MAY_8, "I'll call her on Monday, 15 May 2023."],
     ['The pool is closed on Sundays.', MAY_8, 'The pool is closed on Sundays.'],
+    // Told in the past of someone named, or of "my ..." (not only of "I", "we", "she", ...).
+    [
+      'Sad news: Biscuit passed away on Tuesday.',
+      MAY_8,
+      'Sad news: Biscuit passed away on Tuesday, 2 May 2023.',
+    ],
+    [
+      'My little brother started school on Thursday.',
+      MAY_8,
+      'My little brother started school on Thursday, 4 May 2023.',
+    ],
+    ['Dad went back to work on Friday.', MAY_8, 'Dad went back to work on Friday, 5 May 2023.'],
+    // A feeling is no past: the day is still ahead.
+    [
+      'So excited for the concert on Saturday!',
+      MAY_8,
+      'So excited for the concert on Saturday, 13 May 2023!',
+    ],
+    [
+      'My sister is worried about the exam on Friday.',
+      MAY_8,
+      'My sister is worried about the exam on Friday, 12 May 2023.',
+    ],
     // Not a day: a rank, an attempt, a year already said, "2 of May".
     ['I came 2nd on the 5th attempt.', MAY_8, 'I came 2nd on the 5th attempt.'],
     ['We met on 28 December 2022.', MAY_8, 'We met on 28 December 2022.'],
