@@ -29,6 +29,9 @@ describe.each(DRIVERS)('current state: a later change of what the answer names [
     await seed('rui', 4, 'tasks', ['Rui finally moved all his tasks to Todoist.']);
     // another owner's change of the same thing
     await seed('ana', 5, 'her tools', ['Ana replaced Kysely with Drizzle again.']);
+    // an end told without the question's words
+    await seed('rui', 6, 'his dog', ['Rui has a beagle named Pretzel.', 'Rui walks the beagle twice a day.']);
+    await seed('rui', 7, 'sad news', ['Pretzel passed away last night, Rui said.']);
   });
   afterAll(() => f.database.drop());
 
@@ -38,6 +41,9 @@ describe.each(DRIVERS)('current state: a later change of what the answer names [
     });
     it(`${method}: "What app do I use for my to-do lists now?" finds the move to Todoist`, async () => {
       expect(await first('What app do I use for my to-do lists now?', method)).toMatch(/moved all his tasks/);
+    });
+    it(`${method}: "Is my beagle still alive?" finds that Pretzel passed away`, async () => {
+      expect(await first('Is my beagle still alive?', method)).toMatch(/Pretzel passed away/);
     });
     it(`${method}: a question not about now keeps its best answer`, async () => {
       expect(await first('Which ORM did we pick for the billing service?', method)).toMatch(

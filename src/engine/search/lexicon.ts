@@ -133,7 +133,7 @@ forgive forgives forgiving|forgave forgiven`
  * to Todoist", "sold the Honda"): current-state.ts changedSince.
  */
 const CHANGE =
-  'switch switched moved replace replaced migrate migrated swap swapped upgrade upgraded sold instead';
+  'switch switched moved replace replaced migrate migrated swap swapped upgrade upgraded sold instead died passed quit';
 
 /** The phrases that make a question one about how things are now. */
 const STATE_PHRASES = [
