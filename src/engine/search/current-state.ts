@@ -136,7 +136,7 @@ function lift(scores: Map<string, number>, id: string, over: number, cap: number
 }
 
 /** Words capitalised in a fact that name no thing: the roles' names, months and weekdays. */
-const NOT_THINGS = new Set(
+export const NOT_THINGS = new Set(
   [
     ...ROLE_NAMES.map(([, name]) => name),
     ...MONTHS,

@@ -17,6 +17,7 @@ import { type PreparedQuery, prepareQuery, questionLexemes, type RankDeps, type 
 import { asksOnlyTime } from './in-time.js';
 import { asksCurrentState, expandTerms } from './lexicon.js';
 import { type MessageHit, pinnedUnprocessed, rankMessages, type ScoredMessage } from './messages.js';
+import { ownNames } from './own-names.js';
 import { ASSISTANT_WEIGHT, asksAboutSelf, focusOnOwnWords } from './own-words.js';
 import { focusOnNamedPeople, OTHER_PERSON_WEIGHT } from './people.js';
 import { rerankHits } from './rerank-hits.js';
@@ -299,7 +300,8 @@ export class SearchService {
    * 2026, the words facts carry), its bm25norm taken against the query's own terms;
    * undefined when nothing bridges (or on the vector route). A user's relative dates are
    * also resolved against the time of her newest memory (`newest`, for a user only) when that
-   * is another day: a conversation replayed from the past means its own yesterday.
+   * is another day: a conversation replayed from the past means its own yesterday. A user's
+   * question about "my X" also bridges to the names her facts give X (own-names.ts).
    */
   private async bridge(
     scope: SearchScope,
@@ -311,11 +313,12 @@ export class SearchService {
     // A question that names its own date ("the weekend before 10 April 2023") is anchored already.
     const now = Date.now();
     const dated = mentionsDate(p.text) ? p.text : resolveRelativeDates(p.text, now);
-    const [added, dates] = await Promise.all([
+    const [added, dates, names] = await Promise.all([
       expandTerms(this.deps.db, scope, p.terms),
       dated === p.text ? [] : this.relativeDates(p.text, dated, now, newest),
+      newest ? ownNames(this.deps.db, scope, p.text) : [],
     ]);
-    const terms = [...new Set([...p.terms, ...added, ...dates])];
+    const terms = [...new Set([...p.terms, ...added, ...dates, ...names])];
     if (terms.length === p.terms.length) return undefined;
     return { ...p, terms, own: p.terms };
   }
