@@ -114,6 +114,15 @@ describe('offline extractor: profiles', () => {
     ]);
   });
 
+  it('keeps a job told by what she has been doing where ("I\'ve been teaching at ... for nine years")', () => {
+    const out = ruiSays(
+      "I need a lesson plan on tides for my sixth graders. I've been teaching at Elm Park Middle School for nine years now.",
+    );
+    expect(out.profiles[0]!.explicit_info.map((e) => [e.category, e.description])).toEqual([
+      ['occupation', 'Rui has been teaching at Elm Park Middle School for nine years now.'],
+    ]);
+  });
+
   it('keeps an occupation said with its qualifiers ("a 41-year-old school nurse") as the occupation', () => {
     const out = ruiSays("For context, I'm a 41-year-old school nurse living in Braga with my husband.");
     expect(out.profiles[0]!.explicit_info.map((e) => e.category)).toEqual(['occupation']);
