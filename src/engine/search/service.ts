@@ -316,6 +316,7 @@ export class SearchService {
     const [added, dates, names] = await Promise.all([
       expandTerms(this.deps.db, scope, p.terms),
       dated === p.text ? [] : this.relativeDates(p.text, dated, now, newest),
+      // `newest` is given for a user only: the things she calls hers.
       newest ? ownNames(this.deps.db, scope, p.text) : [],
     ]);
     const terms = [...new Set([...p.terms, ...added, ...dates, ...names])];
