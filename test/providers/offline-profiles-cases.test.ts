@@ -114,6 +114,21 @@ describe('offline extractor: profiles', () => {
     ]);
   });
 
+  it('keeps what a correction says, not what it took back ("No wait, ...")', () => {
+    const out = ruiSays(
+      "Should I check the tyres? I'm driving to my parents' place in Leeds... no wait, my parents live in York now.",
+    );
+    const told = [
+      ...out.episode.facts.map((f) => f.content),
+      ...out.profiles.flatMap((p) => p.explicit_info.map((e) => e.description)),
+    ].join(' | ');
+    expect(told).toContain("Rui's parents live in York now.");
+    expect(told).not.toMatch(/Leeds|no wait/i);
+    // "I meant to ..." corrects nothing
+    const meant = ruiSays('I meant to call my sister Ada on Sunday. My sister Ada lives in Hull.');
+    expect(meant.profiles[0]!.explicit_info.map((e) => e.description).join(' | ')).toContain('Hull');
+  });
+
   it('keeps a job told by what she has been doing where ("I\'ve been teaching at ... for nine years")', () => {
     const out = ruiSays(
       "I need a lesson plan on tides for my sixth graders. I've been teaching at Elm Park Middle School for nine years now.",

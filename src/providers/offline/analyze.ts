@@ -21,6 +21,7 @@ import {
   splitSentences,
   tokenize,
   unshout,
+  withCorrections,
 } from './text.js';
 import { TOPIC_CUE } from './topic.js';
 
@@ -393,7 +394,7 @@ export function analyze(segment: readonly SegmentMessage[], names: Map<string, s
         if (segment[j]!.role === 'user') return asksForDraft(segment[j]!.content);
       return false;
     };
-    for (const raw of splitSentences(normalize(prose(msg.content)))
+    for (const raw of withCorrections(splitSentences(normalize(prose(msg.content))))
       .map((t) => markQuestion(unshout(t)))
       .flatMap(splitRole)
       .flatMap(splitAsk)) {

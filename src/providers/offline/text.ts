@@ -113,6 +113,33 @@ const UNMARKED_QUESTION =
   /^(?:(?:how|what|where|when|why|which|who)(?:'s|\s+(?:do|does|did|is|are|was|were|can|could|should|would|will|much|many|long|often))|(?:can|could|would|will|should|do|does|did|is|are|was|were|have|has)\s+(?:you|i|we|it|there|they|he|she|my|this|that))\b/i;
 
 /**
+ * A correction of what was just said, opening a sentence: "No wait, ...", "Wait, no - ...",
+ * "Sorry, I meant ...", "Scratch that, ...". Not "I meant to call you".
+ */
+const CORRECTION =
+  /^(?:no,?\s+wait|wait,?\s+no|sorry,?\s+i\s+mean[t]?|scratch\s+that|correction)(?:\s*[,:;!.-]+\s*|\s+)(?=\S)/i;
+
+/**
+ * A message's sentences as meant: a sentence that corrects the one before it ("I'm driving to
+ * my parents' in Braga... No wait, my parents live in Sacramento.") takes its place, without
+ * its announcement; what was taken back is no memory.
+ */
+export function withCorrections(sentences: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const s of sentences) {
+    const m = CORRECTION.exec(s);
+    if (!m) {
+      out.push(s);
+      continue;
+    }
+    out.pop();
+    const rest = s.slice(m[0].length);
+    out.push(rest.charAt(0).toUpperCase() + rest.slice(1));
+  }
+  return out;
+}
+
+/**
  * A sentence typed in capitals ("PASSED MY CPN EXAM TODAY!!!") in sentence case: each word in
  * capitals is lower-cased but "I" and one without a vowel (an acronym: "CPN", "HR", "TV"), and
  * the first letter is capitalised. A sentence with fewer than three words in capitals, or with
