@@ -117,7 +117,7 @@ const UNMARKED_QUESTION =
  * "Sorry, I meant ...", "Scratch that, ...". Not "I meant to call you".
  */
 const CORRECTION =
-  /^(?:no,?\s+wait|wait,?\s+no|sorry,?\s+i\s+mean[t]?|scratch\s+that|correction)(?:\s*[,:;!.-]+\s*|\s+)(?=\S)/i;
+  /^(?:(?:no,?\s+wait|wait,?\s+no)(?:\s*[,:;!.-]+\s*|\s+)|(?:sorry,?\s+i\s+mean[t]?|scratch\s+that|correction)\s*[,:;!.-]+\s*)(?=\S)/i;
 
 /**
  * A message's sentences as meant: a sentence that corrects the one before it ("I'm driving to
