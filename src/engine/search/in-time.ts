@@ -58,23 +58,16 @@ export async function inTime(
 ): Promise<void> {
   const rows = await inSpan(d, factTarget(scope), q);
   if (!rows.length) return;
-  const episodes = [...new Set(rows.map((r) => r.parent!))];
+  const ids = rows.map((r) => r.id);
+  const parents = rows.map((r) => r.parent!);
   await Promise.all([
-    scoreMissing(
-      d,
-      factTarget(scope),
-      q,
-      rows.map((r) => r.id),
-      facts,
-    ),
-    scoreMissing(d, episodeTarget(scope), q, episodes, own),
+    scoreMissing(d, factTarget(scope), q, ids, facts),
+    scoreMissing(d, episodeTarget(scope), q, [...new Set(parents)], own),
   ]);
   for (const r of rows) parent.set(r.id, r.parent!);
-  const first = new Map<string, number>();
-  for (const [i, r] of rows.entries())
-    if (!first.has(r.parent!)) first.set(r.parent!, (rows.length - i) * HAIR);
-  ahead(facts, places(rows));
-  ahead(own, first);
+  ahead(facts, places(ids));
+  // an episode by the place of its newest fact
+  ahead(own, places(parents));
 }
 
 /**
@@ -90,14 +83,9 @@ export async function turnsInTime(
 ): Promise<void> {
   const rows = await inSpan(d, target, q);
   if (!rows.length) return;
-  await scoreMissing(
-    d,
-    target,
-    q,
-    rows.map((r) => r.id),
-    scores,
-  );
-  ahead(scores, places(rows));
+  const ids = rows.map((r) => r.id);
+  await scoreMissing(d, target, q, ids, scores);
+  ahead(scores, places(ids));
 }
 
 /** Up to `pool` of a target's rows whose time is in a span of `q.when`, newest first, with their parent (a fact's episode). */
@@ -132,9 +120,12 @@ async function scoreMissing(
   for (const [id, s] of mergeQueries(maps, q.weights)) scores.set(id, s);
 }
 
-/** Newest first among equal scores: a hair per place in the span's order. */
-const places = (rows: readonly { id: string }[]) =>
-  new Map(rows.map((r, i) => [r.id, (rows.length - i) * HAIR]));
+/** Newest first among equal scores: a hair per place in the span's order, a key by its first place. */
+function places(keys: readonly string[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [i, k] of keys.entries()) if (!out.has(k)) out.set(k, (keys.length - i) * HAIR);
+  return out;
+}
 
 const HAIR = 1e-9;
 
