@@ -70,7 +70,7 @@ export const SLOT_MARGIN = 0.8;
  */
 async function newestWins(d: RankDeps, scope: SearchScope, q: CurrentQuestion, r: Ranked): Promise<void> {
   const { question, aboutSelf } = q;
-  const { facts, own, parent, cap } = r;
+  const { facts, own, parent } = r;
   const best = Math.max(...facts.values());
   if (!(best > 0)) return;
   const terms = question.terms;
@@ -107,9 +107,8 @@ async function newestWins(d: RankDeps, scope: SearchScope, q: CurrentQuestion, r
   const newest = competing[0]?.id;
   const episode = newest ? parent.get(newest) : undefined;
   if (competing.length < 2 || !newest || !episode) return;
-  lift(facts, newest, best, cap);
   const context = Math.max(...close.map((id) => own.get(parent.get(id) ?? '') ?? 0));
-  if ((own.get(episode) ?? 0) < context + HAIR) lift(own, episode, context, cap);
+  wins(r, newest, best, episode, context);
 }
 
 /** The word after "how" that asks for an amount, a frequency or a length ("how much", "how many"). */
@@ -133,6 +132,15 @@ function lift(scores: Map<string, number>, id: string, over: number, cap: number
   const top = Math.min(cap, over + HAIR);
   if (top < over + HAIR) for (const [k, v] of scores) if (k !== id && v >= top) scores.set(k, top - HAIR);
   scores.set(id, top);
+}
+
+/**
+ * The current answer `fact` takes a hair over the best fact's score (`over`), and its episode
+ * a hair over `context` (the own score of the episodes it competed with) unless it has more.
+ */
+function wins(r: Ranked, fact: string, over: number, episode: string, context: number): void {
+  lift(r.facts, fact, over, r.cap);
+  if ((r.own.get(episode) ?? 0) < context + HAIR) lift(r.own, episode, context, r.cap);
 }
 
 /** Words capitalised in a fact that name no thing: the roles' names, months and weekdays. */
@@ -163,7 +171,7 @@ export const NOT_THINGS = new Set(
  */
 async function changedSince(d: RankDeps, scope: SearchScope, q: CurrentQuestion, r: Ranked): Promise<void> {
   const { question, aboutSelf } = q;
-  const { facts, own, parent, cap } = r;
+  const { facts, own, parent } = r;
   let best: [string, number] | undefined;
   for (const [id, s] of facts)
     if (s > 0 && (!best || s > best[1] || (s === best[1] && id < best[0]))) best = [id, s];
@@ -196,9 +204,6 @@ async function changedSince(d: RankDeps, scope: SearchScope, q: CurrentQuestion,
     p.values,
   );
   if (!newer) return;
-  const episode = newer.episode_id;
-  parent.set(newer.id, episode);
-  lift(facts, newer.id, best[1], cap);
-  const context = own.get(parent.get(best[0]) ?? '') ?? 0;
-  if ((own.get(episode) ?? 0) < context + HAIR) lift(own, episode, context, cap);
+  parent.set(newer.id, newer.episode_id);
+  wins(r, newer.id, best[1], newer.episode_id, own.get(parent.get(best[0]) ?? '') ?? 0);
 }
