@@ -183,7 +183,7 @@ export class SearchService {
       if (last?.key === key) return last.result;
       const own = await Promise.all(queries.map(prepare));
       const [bridged, when] = await Promise.all([
-        Promise.all(own.map((p) => this.bridge(scope, p, route, isUser ? newest : undefined))),
+        Promise.all(own.map((p) => this.bridge(scope, p, route, isUser ? { newest } : undefined))),
         spans,
       ]);
       const q: EpisodeQuery = {
@@ -298,16 +298,16 @@ export class SearchService {
    * The query with vocabulary bridges added (lexicon.ts) and the dates its relative
    * expressions name ("what did I do yesterday" asked on 27 November 2026: 26, November,
    * 2026, the words facts carry), its bm25norm taken against the query's own terms;
-   * undefined when nothing bridges (or on the vector route). A user's relative dates are
-   * also resolved against the time of her newest memory (`newest`, for a user only) when that
-   * is another day: a conversation replayed from the past means its own yesterday. A user's
-   * question about "my X" also bridges to the names her facts give X (own-names.ts).
+   * undefined when nothing bridges (or on the vector route). For a user (`user`), relative
+   * dates are also resolved against the time of her newest memory when that is another day (a
+   * conversation replayed from the past means its own yesterday), and a question about "my X"
+   * also bridges to the names her facts give X (own-names.ts).
    */
   private async bridge(
     scope: SearchScope,
     p: PreparedQuery,
     route: Route,
-    newest: (() => Promise<number | undefined>) | undefined,
+    user: { newest: () => Promise<number | undefined> } | undefined,
   ): Promise<PreparedQuery | undefined> {
     if (route === 'vector') return undefined;
     // A question that names its own date ("the weekend before 10 April 2023") is anchored already.
@@ -315,9 +315,8 @@ export class SearchService {
     const dated = mentionsDate(p.text) ? p.text : resolveRelativeDates(p.text, now);
     const [added, dates, names] = await Promise.all([
       expandTerms(this.deps.db, scope, p.terms),
-      dated === p.text ? [] : this.relativeDates(p.text, dated, now, newest),
-      // `newest` is given for a user only: the things she calls hers.
-      newest ? ownNames(this.deps.db, scope, p.text) : [],
+      dated === p.text ? [] : this.relativeDates(p.text, dated, now, user?.newest),
+      user ? ownNames(this.deps.db, scope, p.text) : [],
     ]);
     const terms = [...new Set([...p.terms, ...added, ...dates, ...names])];
     if (terms.length === p.terms.length) return undefined;
