@@ -238,35 +238,41 @@ const PAST = new RegExp(
 );
 
 /**
- * Words in "ed" that tell how someone feels or what is arranged, not what they did: "So
- * excited for Saturday", "my brother is worried", "the trip booked for May".
+ * Words in "ed" that tell how someone is or what is arranged rather than what they did ("my
+ * brother is worried", "interested in ...", "the trip scheduled for May"): no verb in the past
+ * here, nor a dropped "I" before them in the offline rewriter (NOT_PAST).
  */
-const STATE_ED = [
-  'excited',
-  'tired',
-  'worried',
+export const STATE_PARTICIPLES = [
+  'supposed',
   'interested',
-  'scared',
-  'bored',
-  'stressed',
-  'thrilled',
+  'scheduled',
   'pleased',
-  'relieved',
-  'amazed',
   'surprised',
   'shocked',
+  'stressed',
+  'bored',
+  'scared',
+  'worried',
+  'amazed',
+  'obsessed',
+  'overwhelmed',
+  'prepared',
+  'engaged',
+];
+
+/** STATE_PARTICIPLES and more words of feeling or arrangement: "So excited for Saturday", "booked for May". */
+const STATE_ED = [
+  ...STATE_PARTICIPLES,
+  'excited',
+  'tired',
+  'thrilled',
+  'relieved',
   'disappointed',
   'exhausted',
-  'overwhelmed',
   'frustrated',
   'annoyed',
-  'obsessed',
   'blessed',
-  'prepared',
-  'supposed',
   'used',
-  'engaged',
-  'scheduled',
   'planned',
   'booked',
 ];

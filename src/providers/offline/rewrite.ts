@@ -5,7 +5,7 @@
  * loves", "are you" -> "is Tomas"). Gender is never guessed: reflexives become
  * "themself".
  */
-import { ED_PRESENT } from '../../core/dates.js';
+import { ED_PRESENT, STATE_PARTICIPLES } from '../../core/dates.js';
 
 const MODALS = new Set([
   'will',
@@ -517,14 +517,14 @@ const PAST_OBJECT =
   /^\s+(?:my|our|a|an|the|some|not|to|up|out|back|off|him|her|them|it|this|that|his|their|all|every|everything|everyone|someone|something|two|three|four|five|\d+)\b/i;
 
 /**
- * Participles that open a sentence without a dropped "I" before them, and verbs of the present
- * ending in "ed" ("Need my coffee": core/dates.ts ED_PRESENT, and "weed").
+ * Participles that open a sentence without a dropped "I" before them (core/dates.ts
+ * STATE_PARTICIPLES, and these), and verbs of the present ending in "ed" ("Need my coffee":
+ * ED_PRESENT, and "weed").
  */
 const NOT_PAST = new Set([
-  ...`based related compared supposed given considered interested concerned involved located scheduled
-dressed pleased surprised shocked stressed bored scared worried amazed obsessed attached inspired impressed
-overwhelmed confused prepared married engaged divorced retired limited needed required included named aged
-priced sized weed`.split(/\s+/),
+  ...`based related compared given considered concerned involved located dressed attached inspired impressed
+confused married divorced retired limited needed required included named aged priced sized weed`.split(/\s+/),
+  ...STATE_PARTICIPLES,
   ...ED_PRESENT,
 ]);
 
