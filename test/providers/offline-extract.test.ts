@@ -582,6 +582,9 @@ describe('offline extractor: senders known by a handle alone', () => {
       { humans, agents },
     );
   };
+  /** The facts of one message of the user's (u-42), alone in its segment. */
+  const userFacts = (content: string) =>
+    chat([['u-42', 'user', content]], ['u-42']).episode.facts.map((f) => f.content);
   const msg = builder();
   const seg = [
     msg({
@@ -864,10 +867,7 @@ describe('offline extractor: senders known by a handle alone', () => {
     // "in a week" told in the past is how long it took, not a date.
     expect(facts).toContain('On 13 March 2024 User finished a whole crime series in a week.');
     // A longer opener before the subject too.
-    const party = chat(
-      [['u-42', 'user', "For my son's 7th birthday party next Saturday, I need ideas for outdoor games."]],
-      ['u-42'],
-    ).episode.facts.map((f) => f.content);
+    const party = userFacts("For my son's 7th birthday party next Saturday, I need ideas for outdoor games.");
     expect(party).toContain(
       "For User's son's 7th birthday party on Saturday, 23 March 2024, User needs ideas for outdoor games.",
     );
@@ -911,11 +911,7 @@ describe('offline extractor: senders known by a handle alone', () => {
   });
 
   it('reads a sentence typed in capitals as one in sentence case ("PASSED MY EXAM TODAY")', () => {
-    const out = chat(
-      [['u-42', 'user', 'PASSED MY DRIVING TEST TODAY!!! Third time lucky.']],
-      ['u-42'],
-      [],
-    ).episode.facts.map((f) => f.content);
+    const out = userFacts('PASSED MY DRIVING TEST TODAY!!! Third time lucky.');
     expect(out.some((f) => /^User passed User's driving test on /.test(f))).toBe(true);
   });
 
@@ -1248,11 +1244,7 @@ describe('offline extractor: senders known by a handle alone', () => {
   });
 
   it('keeps an opening adverb with its comma as it is, with no subject supplied before it', () => {
-    const out = chat(
-      [['u-42', 'user', 'Recently, I had a rough week at the bakery.']],
-      ['u-42'],
-      [],
-    ).episode.facts.map((f) => f.content);
+    const out = userFacts('Recently, I had a rough week at the bakery.');
     expect(out).toContain('Recently, User had a rough week at the bakery.');
   });
 
@@ -1356,19 +1348,12 @@ describe('offline extractor: senders known by a handle alone', () => {
   });
 
   it('keeps a name given after a relation said with one word before it ("my college friend Priyanka")', () => {
-    const out = chat(
-      [['u-42', 'user', 'I share the flat with my college friend Priyanka.']],
-      ['u-42'],
-      [],
-    ).episode.facts.map((f) => f.content);
+    const out = userFacts('I share the flat with my college friend Priyanka.');
     expect(out).toContain("User's friend is named Priyanka.");
   });
 
   it('keeps a name given with a title after the relation ("my doctor, Dr. Patel") whole', () => {
-    const out = chat(
-      [['u-42', 'user', 'My doctor, Dr. Patel, says my iron is low again.']],
-      ['u-42'],
-    ).episode.facts.map((f) => f.content);
+    const out = userFacts('My doctor, Dr. Patel, says my iron is low again.');
     expect(out).toContain("User's doctor is named Dr. Patel.");
   });
 });
