@@ -14,6 +14,8 @@ const ruiSays = (...contents: string[]): Extraction => {
     { humans: ['r'], agents: [] },
   );
 };
+/** The category and description of each explicit item of an extraction's first profile. */
+const itemsOf = (out: Extraction) => out.profiles[0]!.explicit_info.map((e) => [e.category, e.description]);
 
 describe('offline extractor: profiles', () => {
   const { profiles } = extract(travelSegment());
@@ -102,7 +104,7 @@ describe('offline extractor: profiles', () => {
       ],
       { humans: ['k'], agents: [] },
     );
-    expect(out.profiles[0]!.explicit_info.map((e) => [e.category, e.description])).toEqual([
+    expect(itemsOf(out)).toEqual([
       ['location', 'Kim has been living in Leeds for three years now.'],
       ['location', 'Kim and others just moved into a new flat in Bristol.'],
       ['occupation', 'Kim teaches third grade at a small village school.'],
@@ -138,7 +140,7 @@ describe('offline extractor: profiles', () => {
     const out = ruiSays(
       "I need a lesson plan on tides for my sixth graders. I've been teaching at Elm Park Middle School for nine years now.",
     );
-    expect(out.profiles[0]!.explicit_info.map((e) => [e.category, e.description])).toEqual([
+    expect(itemsOf(out)).toEqual([
       ['occupation', 'Rui has been teaching at Elm Park Middle School for nine years now.'],
     ]);
   });
@@ -153,7 +155,7 @@ describe('offline extractor: profiles', () => {
       "I've been vegan for about four years.",
       'I currently work as a baker at a bakery in Porto.',
     );
-    expect(out.profiles[0]!.explicit_info.map((e) => [e.category, e.description])).toEqual([
+    expect(itemsOf(out)).toEqual([
       ['diet', 'Rui has been vegan for about four years.'],
       ['occupation', 'Rui currently works as a baker at a bakery in Porto.'],
     ]);
@@ -178,7 +180,7 @@ describe('offline extractor: profiles', () => {
       "I've been seeing a therapist every other Monday since the winter.",
       "We're expecting our first baby in November!",
     );
-    const items = out.profiles[0]!.explicit_info.map((e) => [e.category, e.description]);
+    const items = itemsOf(out);
     expect(items).toContainEqual(['identity', 'Rui is 46.']);
     expect(items.filter(([c]) => c === 'health').length).toBe(3);
     expect(items.filter(([c]) => c === 'relationship').map(([, d]) => d)).toContainEqual(
@@ -193,7 +195,7 @@ describe('offline extractor: profiles', () => {
       'My commute to the hospital is only 5 miles.',
       'I was in the hospital for two nights in March.',
     );
-    const items = out.profiles[0]!.explicit_info.map((e) => [e.category, e.description]);
+    const items = itemsOf(out);
     expect(items).toContainEqual(['hobby', "Rui picked up knitting to unwind after Rui's shifts."]);
     expect(items.filter(([c]) => c === 'health').map(([, d]) => d)).toEqual([
       'Rui was in the hospital for two nights in March 2024.',
@@ -209,7 +211,7 @@ describe('offline extractor: profiles', () => {
       'My tech lead Farah reviews every change.',
       'I want to plan a surprise dinner for my wife Hannah on Friday.',
     );
-    const items = out.profiles[0]!.explicit_info.map((e) => [e.category, e.description]);
+    const items = itemsOf(out);
     expect(items).toContainEqual(['pet', 'Rui and others will bring their dog Juniper.']);
     expect(items).toContainEqual(['location', 'Rui and others live in Denver.']);
     expect(items).toContainEqual([
