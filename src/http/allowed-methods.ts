@@ -1,4 +1,5 @@
 import type { Hono } from 'hono';
+import { escapeRegExp } from '../core/regexp.js';
 
 /**
  * The methods the app's routes answer for a path, derived from the mounted route table
@@ -24,7 +25,7 @@ function pathPattern(path: string): RegExp {
     .map((seg) => {
       if (seg === '*') return '.*';
       if (seg.startsWith(':')) return '[^/]+';
-      return seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      return escapeRegExp(seg);
     })
     .join('/');
   return new RegExp(`^${source}/?$`);

@@ -1,4 +1,5 @@
 import type { Sql } from '../../core/db.js';
+import { escapeRegExp } from '../../core/regexp.js';
 import { NOT_THINGS } from './current-state.js';
 import { queryLexemes } from './keyword.js';
 import type { SearchScope } from './scope.js';
@@ -41,15 +42,13 @@ export function ownThings(question: string): string[] {
   return out.slice(0, MAX_WORDS);
 }
 
-const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /**
  * The names a fact gives the thing `word` is: "User's cat Mochi", "User's cat is named Mochi",
  * "User's partner, Jonas,", "a three-year-old greyhound named Pepper" (for "dog": the name
  * given in the sentence that says what it is).
  */
 export function namesIn(content: string, word: string): string[] {
-  const w = `${literal(word)}(?:s|es)?`;
+  const w = `${escapeRegExp(word)}(?:s|es)?`;
   const patterns = [
     new RegExp(
       `(?:'s|s'|\\bmy|\\bour)\\s+(?:[a-z-]+\\s+)?${w},?\\s+(?:(?:is|was)\\s+)?(?:(?:named|called)\\s+)?(\\p{Lu}[\\p{L}'-]+)`,

@@ -7,6 +7,7 @@
 
 import { mentionsDate, resolveRelativeDates, withYears } from '../../core/dates.js';
 import type { SegmentMessage } from '../../core/ports.js';
+import { escapeRegExp } from '../../core/regexp.js';
 import { isHandle, ROLE_NAMES } from '../../core/senders.js';
 import { heOrShe } from './coreference.js';
 import { asksForDraft, closesDraft, type Draft, opensDraft, recipient } from './draft.js';
@@ -138,7 +139,7 @@ function namePatterns(names: readonly string[]): NamePatterns {
   const key = names.join('\u0000');
   const hit = namePatternCache.get(key);
   if (hit) return hit;
-  const alt = names.map(escapeRe).join('|');
+  const alt = names.map(escapeRegExp).join('|');
   const nameAlt = names.length ? `|${alt}` : '';
   const made: NamePatterns = {
     lead: new RegExp(
@@ -278,10 +279,6 @@ export function withoutRequest(core: string): string {
     // "..., so no cheese please": a ban on what to offer, the request's short form.
     .replace(/,\s+so\s+no\s+[^,;.!?]{1,40}?\s*(?:,?\s*please)?\s*([.!]?)$/i, '$1');
   return cut !== core && cut.split(/\s+/).length >= 2 ? cut.trim() : core;
-}
-
-function escapeRe(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** Names and nicknames ("Tom" for Tomas) of the participants mentioned in a text. */
