@@ -133,8 +133,7 @@ export function withCorrections(sentences: readonly string[]): string[] {
       continue;
     }
     out.pop();
-    const rest = s.slice(m[0].length);
-    out.push(rest.charAt(0).toUpperCase() + rest.slice(1));
+    out.push(capitalize(s.slice(m[0].length)));
   }
   return out;
 }
