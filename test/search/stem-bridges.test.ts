@@ -40,4 +40,23 @@ describe.each(DRIVERS)('stem bridges [%s]', (driver) => {
     const plan = (await planLines(f.db, read.text, read.params, 'COSTS OFF')).join('\n');
     expect(plan).toMatch(/Index Cond: .*\(term >= r\.root\) AND \(term <= \(r\.root \|\| /);
   });
+
+  it('bridges an irregular plural and its singular, either way asked', async () => {
+    // "knives" -> knive, "knife" -> knife; "women" / "woman": the stemmer keeps them apart.
+    expect(await expandTerms(f.db, scope, ['knive'])).toContain('knife');
+    expect(await expandTerms(f.db, scope, ['knife'])).toContain('knive');
+    expect(await expandTerms(f.db, scope, ['women'])).toContain('woman');
+  });
+
+  it('adds the words an amount paid is told with to a question asking one, and to no other', async () => {
+    const asked = await expandTerms(f.db, scope, ['spend', 'knive'], 'How much did I spend on knives?');
+    expect(asked).toEqual(expect.arrayContaining(['dollar', 'euro', 'bought', 'paid']));
+    expect(await expandTerms(f.db, scope, ['cost', 'repair'], 'What did the repair cost?')).toContain(
+      'dollar',
+    );
+    // "spend" of time asks no amount.
+    expect(
+      await expandTerms(f.db, scope, ['spend', 'weekend'], 'How did she spend the weekend?'),
+    ).not.toContain('dollar');
+  });
 });

@@ -15,6 +15,7 @@ import {
 } from './hybrid.js';
 import { inTime } from './in-time.js';
 import { asksCurrentState } from './lexicon.js';
+import { toldByUser, UNTOLD_WEIGHT } from './own-words.js';
 import { episodeTarget, factTarget, type SearchScope } from './scope.js';
 
 /**
@@ -122,13 +123,37 @@ export async function rankEpisodes(
       { question, aboutSelf: q.aboutSelf === true },
       { facts, own, parent, cap: q.route === 'keyword' ? Infinity : 1 },
     );
+  let ranked = combine(facts, own, parent);
+  if (q.aboutSelf) {
+    // A question about herself: a conversation in which she told nothing of herself (requests
+    // and an assistant's answers) is no answer's place (own-words.ts toldByUser). Its episode
+    // counts at UNTOLD_WEIGHT; its facts, each resting on an assistant's turn, are lowered
+    // with the answer's (service.ts focusOnOwnWords).
+    const top = ranked.slice(0, q.pool).map(([id]) => id);
+    const told = await toldByUser(d.db, scope.tenantId, top);
+    const untold = new Set(top.filter((id) => !told.has(id)));
+    if (untold.size)
+      ranked = ranked
+        .map(([id, s]): [string, number] => [id, untold.has(id) ? lowered(s) : s])
+        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  }
+  return { episodes: ranked, facts, own };
+}
+
+const lowered = (s: number) => (s >= 0 ? s * UNTOLD_WEIGHT : s / UNTOLD_WEIGHT);
+
+/** Episode scores: each episode's own, or its best fact's in its context when better; best first. */
+function combine(
+  facts: ReadonlyMap<string, number>,
+  own: ReadonlyMap<string, number>,
+  parent: ReadonlyMap<string, string>,
+): [string, number][] {
   const episodes = new Map(own);
   for (const [factId, episodeId] of parent) {
     const s = inContext(facts.get(factId) ?? 0, own.get(episodeId) ?? 0);
     if (s > (episodes.get(episodeId) ?? Number.NEGATIVE_INFINITY)) episodes.set(episodeId, s);
   }
-  const ranked = [...episodes.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-  return { episodes: ranked, facts, own };
+  return [...episodes.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
 }
 
 /** Loads the chosen episodes (in the given order) with every fact scored. */

@@ -15,7 +15,11 @@ const MEALS = 'recipe recipes meal meals dinner lunch breakfast dish dishes';
  *   suffix cut) is matched against the lexemes actually stored for the owner's scope.
  * - **Irregular verbs**: a question asks "what did she buy", a memory says "bought"; the
  *   stemmer does not join the two (IRREGULAR).
- * - **Words for the same thing**: "dad" / "father", "flat" / "apartment" (SAME).
+ * - **Words for the same thing**: "dad" / "father", "flat" / "apartment" (SAME), and a
+ *   noun's irregular plural, which the stemmer does not join to its singular ("knives" /
+ *   "knife", "women" / "woman": PLURALS).
+ * - **An amount paid**: "how much did I spend on knives?" is answered by "bought a chef
+ *   knife for 55 dollars" (AMOUNT).
  *
  * Expansions form a second query of lower weight (service.ts), so a memory using the
  * question's own words still ranks first when both exist.
@@ -74,6 +78,48 @@ const SAME = [
   'vet veterinarian',
   'relax unwind destress decompress',
 ];
+
+/**
+ * Irregular plurals: a noun's singular and its plural, which the english stemmer keeps apart
+ * ("knives" -> knive, "knife" -> knife; "women" / "woman"). Read as SAME: either form asked
+ * bridges to the other. Left out: plurals that are also other words' forms ("leaves", "lives"
+ * of to leave, to live; "halves" beside the "half" of "half marathon"), and "child": a memory
+ * says it of one's own childhood ("as a child") more than of one's children, and "children"
+ * bridges to "kids" already (SAME; with "child", the LoCoMo development split lost two
+ * questions about someone's children at 300 / 1,000 tokens).
+ */
+const PLURALS = [
+  'knife knives',
+  'wife wives',
+  'shelf shelves',
+  'loaf loaves',
+  'wolf wolves',
+  'thief thieves',
+  'scarf scarves',
+  'calf calves',
+  'man men',
+  'woman women',
+  'foot feet',
+  'tooth teeth',
+  'goose geese',
+  'mouse mice',
+  'person people',
+  'cactus cacti',
+];
+
+/**
+ * A question asking what something cost, what was spent or paid ("How much did I spend on
+ * running shoes?", "how much was the flight?", "what did the repair cost?"), and the words an
+ * amount paid is told with ("bought ... for 55 dollars", "paid 40 euros"): the currencies'
+ * names and the verbs of buying. Asked by its phrase, not by a word alone: "how did she spend
+ * the weekend?" asks no amount.
+ */
+const AMOUNT_ASKED =
+  /\bhow\s+much\b[^?.!]*\b(?:spend|spent|spending|pay|paid|paying|cost|costs|costing|charge|charged|price|priced|owe|owed)\b|\bhow\s+much\s+(?:money\s+)?(?:was|were|is|are)\b|\bwhat\s+(?:did|does|do|will|would)\b[^?.!]*\bcost\b|\bwhat\s+(?:was|is)\s+the\s+(?:price|cost)\b/i;
+const AMOUNT = 'dollar dollars euro euros pound pounds buck bucks paid cost price bought';
+
+/** True when a question asks for an amount paid (AMOUNT_ASKED). */
+export const asksAmount = (text: string) => AMOUNT_ASKED.test(text);
 
 /**
  * Irregular verbs: the plain forms a question asks with ("What did she buy?", "Who did he
@@ -224,6 +270,7 @@ let lexicon:
       verbs: VerbLexemes[];
       same: string[][];
       change: string[];
+      amount: string[];
     }>
   | undefined;
 
@@ -233,7 +280,9 @@ function lexemes(q: Sql) {
     STATE_PHRASES.join(' '),
     ...IRREGULAR.flat(),
     ...SAME,
+    ...PLURALS,
     CHANGE,
+    AMOUNT,
   ])
     .then((lists) => {
       let at = 0;
@@ -244,8 +293,8 @@ function lexemes(q: Sql) {
         const plain = next();
         return { plain, past: next().filter((x) => !plain.includes(x)) };
       });
-      const same = SAME.map(next);
-      return { kinds, state, verbs, same, change: next() };
+      const same = [...SAME, ...PLURALS].map(next);
+      return { kinds, state, verbs, same, change: next(), amount: next() };
     })
     .catch((err) => {
       lexicon = undefined;
@@ -324,15 +373,22 @@ export async function slotLexemes(q: Sql, terms: readonly string[]): Promise<str
 
 /**
  * Lexemes to add to a query's own (none already in it), best bridges first: the answers of
- * the kinds its terms name, and the owner's stored fact and episode lexemes that share the
- * root of a query lexeme (at most PER_ROOT per root, most frequent first).
+ * the kinds its terms name (and of an amount paid, when its `text` asks one), and the owner's
+ * stored fact and episode lexemes that share the root of a query lexeme (at most PER_ROOT per
+ * root, most frequent first).
  */
-export async function expandTerms(q: Sql, scope: SearchScope, terms: readonly string[]): Promise<string[]> {
+export async function expandTerms(
+  q: Sql,
+  scope: SearchScope,
+  terms: readonly string[],
+  text = '',
+): Promise<string[]> {
   if (!terms.length) return [];
   const have = new Set(terms);
   const out = new Set<string>();
-  const { kinds, verbs, same } = await lexemes(q);
+  const { kinds, verbs, same, amount } = await lexemes(q);
   for (const k of kinds) if (names(k, have)) for (const a of k.answers) if (!have.has(a)) out.add(a);
+  if (asksAmount(text)) for (const a of amount) if (!have.has(a)) out.add(a);
   for (const group of same)
     if (group.some((t) => have.has(t))) for (const x of group) if (!have.has(x)) out.add(x);
   // An irregular verb asked in a plain form: its other forms (a memory tells it in the past).

@@ -314,7 +314,7 @@ export class SearchService {
     const now = Date.now();
     const dated = mentionsDate(p.text) ? p.text : resolveRelativeDates(p.text, now);
     const [added, dates, names] = await Promise.all([
-      expandTerms(this.deps.db, scope, p.terms),
+      expandTerms(this.deps.db, scope, p.terms, p.text),
       dated === p.text ? [] : this.relativeDates(p.text, dated, now, user?.newest),
       user ? ownNames(this.deps.db, scope, p.text) : [],
     ]);
