@@ -8,7 +8,8 @@ import { type Fixture, HOUR, openFixture, searchOf, seedEpisode, T0 } from './se
  *   called ("a cat called Biscuit"): the english stemmer joins "name" and "named" only;
  * - a job asked about ("What is my job title?") while the memory tells a promotion;
  * - a word for the same thing (SAME): "my father" asked, "my dad" told;
- * - a meal asked for brings what one does not eat; a book asked about, a novel.
+ * - a meal asked for brings what one does not eat; a book asked about, a novel; an
+ *   instrument, a guitar.
  */
 describe.each(DRIVERS)('a kind asked about finds its instance [%s]', (driver) => {
   let f: Fixture;
@@ -74,6 +75,8 @@ describe.each(DRIVERS)('a kind asked about finds its instance [%s]', (driver) =>
       'Lena is allergic to sesame.',
       "Lena's favourite novel is a story of the sea.",
       'Lena bought a lamp for the hall.',
+      'Lena plays the ukulele in a folk band with friends.',
+      'Lena saw a play at the theatre.',
     ]);
   });
   afterAll(() => f.database.drop());
@@ -92,6 +95,10 @@ describe.each(DRIVERS)('a kind asked about finds its instance [%s]', (driver) =>
       expect(meal.episodes.map((e) => e.atomic_facts[0]!.content)).toContain('Lena is allergic to sesame.');
       const book = await run({ user_id: 'lena', query: 'What books does Lena like?', method });
       expect(book.episodes[0]!.atomic_facts[0]!.content).toMatch(/favourite novel/);
+    });
+    it(`${method}: "Which instrument do I play?" finds the ukulele she plays`, async () => {
+      const r = await run({ user_id: 'lena', query: 'Which instrument do I play?', method });
+      expect(r.episodes[0]!.atomic_facts[0]!.content).toMatch(/plays the ukulele/);
     });
     it(`${method}: "Where does my father live?" finds where her dad lives`, async () => {
       const r = await run({ user_id: 'noor', query: 'Where does my father live?', method });

@@ -53,6 +53,11 @@ const KINDS: readonly (readonly [string, string, string?])[] = [
   ['name names named', 'named called'],
   ['book books', 'novel novels memoir'],
   ['phone phones', 'iphone smartphone android'],
+  // Not "keyboard" (a computer's) nor "bass" (a fish): seldom an instrument's only word.
+  [
+    'instrument instruments',
+    'guitar guitars piano pianos violin violins ukulele cello drums flute saxophone trumpet clarinet banjo harp',
+  ],
 ];
 
 /**
