@@ -7,7 +7,8 @@ import { type Fixture, HOUR, openFixture, searchOf, seedEpisode, T0 } from './se
  * - a name asked for ("What is my cat's name?") while the memory says what something is
  *   called ("a cat called Biscuit"): the english stemmer joins "name" and "named" only;
  * - a job asked about ("What is my job title?") while the memory tells a promotion;
- * - a word for the same thing (SAME): "my father" asked, "my dad" told;
+ * - a word for the same thing (SAME): "my father" asked, "my dad" told; a wedding, "got
+ *   married"; a dog, a puppy;
  * - a meal asked for brings what one does not eat; a book asked about, a novel; an
  *   instrument, a guitar.
  */
@@ -69,6 +70,10 @@ describe.each(DRIVERS)('a kind asked about finds its instance [%s]', (driver) =>
       "Noor's dad lives in a cottage by the sea.",
       "Noor's neighbour lives upstairs.",
       'Noor lives near the park.',
+      'Noor has a cousin in Leeds.',
+      "Noor's cousin got married in a barn in Vermont.",
+      "Noor's neighbour is very old.",
+      "Noor's puppy Rolo is four months old.",
     ]);
     // a third owner's
     await seedFacts('lena', 20, [
@@ -99,6 +104,12 @@ describe.each(DRIVERS)('a kind asked about finds its instance [%s]', (driver) =>
     it(`${method}: "Which instrument do I play?" finds the ukulele she plays`, async () => {
       const r = await run({ user_id: 'lena', query: 'Which instrument do I play?', method });
       expect(r.episodes[0]!.atomic_facts[0]!.content).toMatch(/plays the ukulele/);
+    });
+    it(`${method}: a wedding asked about finds a marriage; a dog, a puppy`, async () => {
+      const wedding = await run({ user_id: 'noor', query: "Where was my cousin's wedding?", method });
+      expect(wedding.episodes[0]!.atomic_facts[0]!.content).toMatch(/got married in a barn/);
+      const dog = await run({ user_id: 'noor', query: 'How old is my dog?', method });
+      expect(dog.episodes[0]!.atomic_facts[0]!.content).toMatch(/puppy Rolo/);
     });
     it(`${method}: "Where does my father live?" finds where her dad lives`, async () => {
       const r = await run({ user_id: 'noor', query: 'Where does my father live?', method });

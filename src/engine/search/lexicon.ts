@@ -81,6 +81,9 @@ const SAME = [
   'phone cellphone smartphone',
   'doctor physician',
   'vet veterinarian',
+  'dog dogs puppy puppies',
+  'cat cats kitten kittens',
+  'wedding weddings married marry marriage',
   'relax unwind destress decompress',
 ];
 
