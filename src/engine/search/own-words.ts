@@ -108,7 +108,7 @@ export async function toldByUser(
        WHERE tenant_id = $1 AND episode_id IN (SELECT jsonb_array_elements_text($2::jsonb)) AND deleted_at IS NULL
          AND jsonb_array_length(source_message_ids) > 0)
      SELECT DISTINCT f.episode_id FROM f
-     WHERE NOT f.source_message_ids ?| ARRAY(SELECT m.id FROM messages m WHERE m.tenant_id = $1 AND m.role <> 'user'
+     WHERE NOT f.source_message_ids ?| ARRAY(SELECT m.id FROM ${LIVE_MESSAGES} m WHERE m.tenant_id = $1 AND m.role <> 'user'
        AND m.id = ANY (ARRAY(SELECT DISTINCT jsonb_array_elements_text(source_message_ids) FROM f)))`,
     [tenantId, JSON.stringify(episodeIds)],
   );
