@@ -298,6 +298,14 @@ describe('offline text: third-person rewriting', () => {
     expect(toThirdPerson('Love that jacket!', 'Tom', 'Ro').text).toBe('Tom loves that jacket!');
     expect(toThirdPerson('Hope you are well.', 'Tom', 'Ro').text).toBe('Tom hopes Ro is well.');
     expect(toThirdPerson('Love is all you need.', 'Tom', null).text).toBe('Love is all you need.');
+    // Where one is back from, with no verb.
+    expect(toThirdPerson('Back from Lisbon!', 'Ada', null).text).toBe('Ada is back from Lisbon!');
+    expect(toThirdPerson('Just back from the clinic.', 'Ada', null).text).toBe(
+      'Ada is just back from the clinic.',
+    );
+    expect(toThirdPerson('Back to the question of the lease.', 'Ada', null).text).toBe(
+      'Back to the question of the lease.',
+    );
     // Any verb in the past before its object drops its subject; a participle does not.
     expect(toThirdPerson('Submitted my thesis to the committee today!', 'Ada', null).text).toBe(
       "Ada submitted Ada's thesis to the committee today!",

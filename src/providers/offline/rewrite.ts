@@ -481,6 +481,9 @@ function elide(text: string, speaker: string, addressee: string | null): string 
     return `${speaker} is ${head}`;
   }
   if (ELLIPTIC_ADJ.has(first)) return `${speaker} is ${head}`;
+  // "Back from Mexico!", "Just back from the clinic", "Home from the hospital": where one has
+  // come back from, with no verb.
+  if (/^(?:(?:just|finally)\s+)?(?:back|home)\s+from\b/i.test(head)) return `${speaker} is ${head}`;
   if (ELLIPTIC_PRESENT.has(first)) {
     // "Love is all you need" and "Miss Smith called" have their own subject.
     const next = /^\s+([A-Z]\w*)/.exec(rest)?.[1];
