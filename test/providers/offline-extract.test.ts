@@ -1095,6 +1095,12 @@ describe('offline extractor: senders known by a handle alone', () => {
         // Two people, or a relation of the other gender: no one to say.
         ['u-42', 'user', 'I had lunch with Tomas and my mum. She was late again.'],
         ['u-42', 'user', 'My brother rang this morning. She sounded upset about the exam.'],
+        // "His name is ..." names the one pet of the sentence before.
+        [
+          'u-42',
+          'user',
+          'We brought home a beagle puppy yesterday! His name is Rolo and he is ten weeks old.',
+        ],
       ],
       ['u-42'],
     );
@@ -1105,6 +1111,7 @@ describe('offline extractor: senders known by a handle alone', () => {
     expect(facts).toContain("User's kitten is a tiny grey tabby called Fig, from a shelter in Leeds.");
     expect(facts).toContain("User's parrot says hello to the postman every morning.");
     expect(facts.join(' ')).not.toMatch(/User's puppy breeds/);
+    expect(facts.join(' ')).toMatch(/User's puppy is named Rolo/);
     const pets = out.profiles[0]!.explicit_info.filter((e) => e.category === 'pet').map((e) => e.description);
     expect(pets).toContain("User's kitten is a tiny grey tabby called Fig, from a shelter in Leeds.");
   });

@@ -1,4 +1,5 @@
 import type { ExtractedFact } from '../../core/ports.js';
+import { MONTHS } from '../../core/time.js';
 import type { MessageView } from './analyze.js';
 import { EITHER, FEMALE, MALE, PET } from './nouns.js';
 
@@ -138,6 +139,7 @@ export function linkGroups(facts: readonly ExtractedFact[], views: readonly Mess
  * when the pronoun's gender is not the relation's ("my brother ... She"), and not for "it",
  * which as often stands for nothing ("It was a long day"). A pet is a noun that ends its
  * phrase ("a kitten!", "my parrot learned"), not the first word of another ("a dog bed").
+ * "His name is Pip" / "Her name's Fig" is said the same way: "My puppy is named Pip".
  */
 const ENDS_PHRASE =
   '(?=\\s*(?:$|[.!?,;:)]|\\s(?:named|called|from|who|that|and|at|in|with|last|this|yesterday|today|on|is|was|has|had|loves|likes|hates|gets|keeps|sleeps|eats|needs|seems|looks|[a-z]{2,}ed)\\b))';
@@ -153,6 +155,11 @@ const PERSON_NAMED = new RegExp(
  */
 const CAPITALISED =
   /(?<=\S\s+)(?<!\b(?:named|called|to|in|at|from|near|of|for|into|around|across|via|through)\s+)(?!I\b)[A-Z][a-z]+/g;
+/** Capitalised words of a date, which no pronoun stands for ("a puppy on 13 March 2024"). */
+const DATE_WORDS = new Set<string>([
+  ...MONTHS,
+  ...'Monday Tuesday Wednesday Thursday Friday Saturday Sunday'.split(' '),
+]);
 /** One person of someone's ("your partner", "my mum's"; not one of a list), who may be a singular "they". */
 const ONE_PERSON = new RegExp(
   `\\b(?:my|your|his|her|our|their)\\s+(?:[a-z-]+\\s+)?(?:${FEMALE}|${MALE}|${EITHER})(?:'s)?\\b(?!\\s*(?:,|and\\b|&|or\\b))`,
@@ -161,15 +168,26 @@ const ONE_PERSON = new RegExp(
 const ONLY_MALE = new RegExp(`^(?:${MALE})$`);
 const ONLY_FEMALE = new RegExp(`^(?:${FEMALE})$`);
 const HE_SHE = /^(She|He)(?:'s\s+(been|got|gotten|had)\b|'s\b|(?=\s+[a-z]))/;
+/** "His name is Pip", "Her name's Fig": the name of the one the sentence before names. */
+const HIS_HER_NAME = /^(Her|His) name(?:'s|\s+is)(?=\s+\p{Lu})/u;
 
 /** `sentence` with an opening she/he said of the one pet or person `before` names (same message), else as is. */
 export function heOrShe(before: string | undefined, sentence: string): string {
+  const named = before ? HIS_HER_NAME.exec(sentence) : null;
+  // "His name is Pip ..." -> "He is named Pip ...", said of the pet or person as any "he" is.
+  if (named) {
+    const said = heOrShe(
+      before,
+      `${named[1] === 'Her' ? 'She' : 'He'} is named${sentence.slice(named[0].length)}`,
+    );
+    return said.startsWith('My ') || said.startsWith('The ') ? said : sentence;
+  }
   const m = before ? HE_SHE.exec(sentence) : null;
   if (!m || !before) return sentence;
   const pets = [...before.matchAll(PET_NAMED)];
   const people = [...before.matchAll(PERSON_NAMED)];
   const names = new Set(people.map((p) => p[2]).filter(Boolean));
-  const others = (before.match(CAPITALISED) ?? []).filter((w) => !names.has(w));
+  const others = (before.match(CAPITALISED) ?? []).filter((w) => !names.has(w) && !DATE_WORDS.has(w));
   if (pets.length + people.length !== 1 || others.length > 0) return sentence;
   const verb = m[2] ? ` has ${m[2]}` : m[0].endsWith("'s") ? ' is' : '';
   const rest = `${verb}${sentence.slice(m[0].length)}`;
