@@ -10,7 +10,7 @@ import { type Fixture, HOUR, openFixture, searchOf, seedEpisode, T0 } from './se
  * - a word for the same thing (SAME): "my father" asked, "my dad" told; a wedding, "got
  *   married"; a dog, a puppy;
  * - a meal asked for brings what one does not eat; a book asked about, a novel; an
- *   instrument, a guitar.
+ *   instrument, a guitar; a degree, a master's; what one earns, a salary.
  */
 describe.each(DRIVERS)('a kind asked about finds its instance [%s]', (driver) => {
   let f: Fixture;
@@ -81,6 +81,8 @@ describe.each(DRIVERS)('a kind asked about finds its instance [%s]', (driver) =>
       "Lena's favourite novel is a story of the sea.",
       'Lena bought a lamp for the hall.',
       'Lena plays the ukulele in a folk band with friends.',
+      "Lena finished her master's in statistics last summer.",
+      'Lena said her salary is 4,100 a month after tax.',
       'Lena saw a play at the theatre.',
     ]);
   });
@@ -104,6 +106,12 @@ describe.each(DRIVERS)('a kind asked about finds its instance [%s]', (driver) =>
     it(`${method}: "Which instrument do I play?" finds the ukulele she plays`, async () => {
       const r = await run({ user_id: 'lena', query: 'Which instrument do I play?', method });
       expect(r.episodes[0]!.atomic_facts[0]!.content).toMatch(/plays the ukulele/);
+    });
+    it(`${method}: a degree asked about finds her master's; what she earns, her salary`, async () => {
+      const degree = await run({ user_id: 'lena', query: 'What degree do I have?', method });
+      expect(degree.episodes[0]!.atomic_facts[0]!.content).toMatch(/master's in statistics/);
+      const earn = await run({ user_id: 'lena', query: 'How much do I earn?', method });
+      expect(earn.episodes[0]!.atomic_facts[0]!.content).toMatch(/salary is 4,100/);
     });
     it(`${method}: a wedding asked about finds a marriage; a dog, a puppy`, async () => {
       const wedding = await run({ user_id: 'noor', query: "Where was my cousin's wedding?", method });

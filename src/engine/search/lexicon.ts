@@ -53,6 +53,16 @@ const KINDS: readonly (readonly [string, string, string?])[] = [
   ['name names named', 'named called'],
   ['book books', 'novel novels memoir'],
   ['phone phones', 'iphone smartphone android'],
+  // A degree asked about, the one told: "finished my master's in statistics".
+  [
+    'degree degrees qualification qualifications',
+    'master masters bachelor bachelors phd doctorate diploma mba graduated',
+  ],
+  // What one earns, told as a salary or a wage: "How much do I earn?", "My salary is 4,100 a month".
+  [
+    'salary salaries income wage wages earn earns earned earning',
+    'salary income wage wages earn earns earned paid',
+  ],
   // Not "keyboard" (a computer's) nor "bass" (a fish): seldom an instrument's only word.
   [
     'instrument instruments',
