@@ -197,6 +197,28 @@ describe('offline extractor: facts', () => {
     expect(past.find((f) => f.message_ids.includes('m3'))?.content).toMatch(
       /\bthey \(Ana's cousins\) were thrilled/i,
     );
+    // A person's "they" is not looked for in an assistant's reply, which names groups in passing.
+    const fourth = builder();
+    const reply = extract(
+      [
+        fourth({ sender_id: 'u-42', role: 'user', content: 'My knee is sore after long runs. What can I do?' }),
+        fourth({
+          sender_id: 'assistant',
+          role: 'assistant',
+          content:
+            'Replace worn shoes and add two strength sessions a week. Ice and rest help while the pain settles.',
+        }),
+        fourth({
+          sender_id: 'u-42',
+          role: 'user',
+          content:
+            'I bought new running shoes yesterday and they were 140 dollars. Should I also see a physio?',
+        }),
+      ],
+      { humans: ['u-42'], agents: ['assistant'] },
+    ).episode.facts.map((f) => f.content);
+    expect(reply.join(' ')).toMatch(/they were 140 dollars/);
+    expect(reply.join(' ')).not.toMatch(/\(the pain settles\)/);
   });
 
   it('names the two things joined by "and" that a "them" stands for', () => {

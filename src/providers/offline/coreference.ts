@@ -92,11 +92,17 @@ function lastGroup(text: string, view: MessageView): string | null {
   return found;
 }
 
-/** The group a pronoun in message `k` (at `before` characters, or after its whole text) points back to. */
+/**
+ * The group a pronoun in message `k` (at `before` characters, or after its whole text) points
+ * back to. A person's pronoun is not looked for in an assistant's reply: a long reply names many
+ * groups in passing ("state your assumptions", "while the pain settles"), seldom the one she
+ * means ("What should I ask them at the end?": the interviewers).
+ */
 function referent(views: readonly MessageView[], k: number, before: number | null): string | null {
+  const person = views[k]?.msg.role === 'user';
   for (let j = k, seen = 0; j >= 0 && seen < 3; j--) {
     const v = views[j];
-    if (!v || v.msg.role === 'tool') continue;
+    if (!v || v.msg.role === 'tool' || (person && j !== k && v.msg.role === 'assistant')) continue;
     seen++;
     const text = v.msg.content;
     const group = lastGroup(j === k && before !== null ? text.slice(0, before) : text, v);
