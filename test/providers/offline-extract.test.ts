@@ -201,7 +201,11 @@ describe('offline extractor: facts', () => {
     const fourth = builder();
     const reply = extract(
       [
-        fourth({ sender_id: 'u-42', role: 'user', content: 'My knee is sore after long runs. What can I do?' }),
+        fourth({
+          sender_id: 'u-42',
+          role: 'user',
+          content: 'My knee is sore after long runs. What can I do?',
+        }),
         fourth({
           sender_id: 'assistant',
           role: 'assistant',
@@ -219,6 +223,29 @@ describe('offline extractor: facts', () => {
     ).episode.facts.map((f) => f.content);
     expect(reply.join(' ')).toMatch(/they were 140 dollars/);
     expect(reply.join(' ')).not.toMatch(/\(the pain settles\)/);
+  });
+
+  it('says what a "one" stands for when the message just named it with "a" / "an"', () => {
+    const msg = builder();
+    const facts = extract(
+      [
+        msg({
+          sender_id: 'u-42',
+          role: 'user',
+          content:
+            'Can you give me some tips for a job interview? I have one next week at Lumen Labs for a data analyst role.',
+        }),
+        msg({
+          sender_id: 'u-42',
+          role: 'user',
+          content: 'We watched a film about whales. I have one of the posters now.',
+        }),
+      ],
+      { humans: ['u-42'], agents: [] },
+    ).episode.facts.map((f) => f.content);
+    expect(facts.join(' ')).toMatch(/User has one \(a job interview\) in the week after .* at Lumen Labs/);
+    // "one of": no thing is said.
+    expect(facts.join(' ')).not.toMatch(/one \(a film/);
   });
 
   it('names the two things joined by "and" that a "them" stands for', () => {

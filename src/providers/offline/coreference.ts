@@ -136,6 +136,37 @@ export function linkGroups(facts: readonly ExtractedFact[], views: readonly Mess
 }
 
 /**
+ * "One" standing for a thing the same message just named with "a" / "an": "Can you give me
+ * some tips for a job interview? I have one next week at Lumen Labs" makes a fact that never
+ * says what she has. After a verb of having, getting or needing ("I have one", "we booked
+ * one", "I need one"; not "one of"), the fact's "one" is followed by that thing in brackets:
+ * "User has one (a job interview) in the week after ...". The thing is the last "a" / "an"
+ * phrase that ends a clause before the "one" in the message.
+ */
+const ONE =
+  /\b(?:have|has|had|got|get|gets|need|needs|needed|want|wants|wanted|booked|bought|found|ordered|started|start|starts)\s+one\b(?!\s+(?:of|another|day|more|last|thing)\b)/i;
+const THING = /\b(?:a|an)\s+((?:[a-z-]+\s+){0,2}?[a-z-]{3,})(?=\s*(?:[?.!,;:]|$))/gi;
+
+/** The facts with a "one" that stands for a thing the message named just before, said. */
+export function linkOne(facts: readonly ExtractedFact[], views: readonly MessageView[]): ExtractedFact[] {
+  const byId = new Map(views.map((v) => [v.msg.id, v]));
+  return facts.map((f) => {
+    const m = ONE.exec(f.content);
+    if (!m || f.message_ids.length !== 1) return f;
+    const v = byId.get(f.message_ids[0]!);
+    if (!v || v.msg.role === 'tool') return f;
+    const text = v.msg.content;
+    const own = ONE.exec(text);
+    if (!own) return f;
+    let thing: string | undefined;
+    for (const t of text.slice(0, own.index).matchAll(THING)) thing = t[0];
+    if (!thing) return f;
+    const at = m.index + m[0].length;
+    return { ...f, content: `${f.content.slice(0, at)} (${thing.toLowerCase()})${f.content.slice(at)}` };
+  });
+}
+
+/**
  * "She" / "he" opening a sentence right after one that names a single pet or person of the
  * speaker's ("We finally adopted a kitten! She's a grey tabby called Fig.", "What's a good
  * gift for my coworker? She loves birdwatching.") stands for it: the sentence is said of it

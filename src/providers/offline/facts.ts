@@ -14,7 +14,7 @@ import {
   OBJECT_WORDS,
   type Sentence,
 } from './analyze.js';
-import { linkGroups } from './coreference.js';
+import { linkGroups, linkOne } from './coreference.js';
 import { EITHER, FEMALE, MALE, PET } from './nouns.js';
 import { capitalize, contentStems, terminate, truncate } from './text.js';
 
@@ -472,7 +472,7 @@ export function extractFacts(views: readonly MessageView[], perMessage = 3): Ext
     facts.push(...toolFacts(views, i));
     if (v.msg.role === 'user' && perMessage > 0) facts.push(...namedOnes(v));
   });
-  return linkGroups(dedupe(facts), views);
+  return linkOne(linkGroups(dedupe(facts), views), views);
 }
 
 const NEAR_WINDOW = 60;
