@@ -240,10 +240,16 @@ describe('offline extractor: facts', () => {
           role: 'user',
           content: 'We watched a film about whales. I have one of the posters now.',
         }),
+        msg({
+          sender_id: 'u-42',
+          role: 'user',
+          content: 'Is it cheaper to stay in an Airbnb? We booked one in Porto.',
+        }),
       ],
       { humans: ['u-42'], agents: [] },
     ).episode.facts.map((f) => f.content);
     expect(facts.join(' ')).toMatch(/User has one \(a job interview\) in the week after .* at Lumen Labs/);
+    expect(facts.join(' ')).toMatch(/booked one \(an Airbnb\) in Porto/);
     // "one of": no thing is said.
     expect(facts.join(' ')).not.toMatch(/one \(a film/);
   });

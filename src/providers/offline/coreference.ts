@@ -162,7 +162,9 @@ export function linkOne(facts: readonly ExtractedFact[], views: readonly Message
     for (const t of text.slice(0, own.index).matchAll(THING)) thing = t[0];
     if (!thing) return f;
     const at = m.index + m[0].length;
-    return { ...f, content: `${f.content.slice(0, at)} (${thing.toLowerCase()})${f.content.slice(at)}` };
+    // The article in lower case, the thing as written ("an Airbnb").
+    const said = thing.replace(/^A(n?)\b/, 'a$1');
+    return { ...f, content: `${f.content.slice(0, at)} (${said})${f.content.slice(at)}` };
   });
 }
 
