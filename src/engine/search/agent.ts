@@ -7,9 +7,9 @@ import {
   type SkillRow,
   skillItem,
 } from '../memory/serialize.js';
-import { round } from './episodes.js';
 import { mergeQueries, type PreparedQuery, type RankDeps, type Route, rankEach, scoreMap } from './hybrid.js';
 import { caseTarget, type SearchScope, skillTarget, type Target } from './scope.js';
+import { round } from './score.js';
 
 /** The agent path: an agent's cases and skills, each ranked under the route like episodes. */
 export type SearchCase = SearchData['agent_cases'][number];

@@ -15,8 +15,9 @@ import {
 } from './hybrid.js';
 import { inTime } from './in-time.js';
 import { asksCurrentState } from './lexicon.js';
-import { toldByUser, UNTOLD_WEIGHT } from './own-words.js';
+import { ASSISTANT_WEIGHT, toldByUser } from './own-words.js';
 import { episodeTarget, factTarget, type SearchScope } from './scope.js';
+import { lower, round } from './score.js';
 
 /**
  * The user path: episodes reached directly or through their atomic facts. Facts and
@@ -127,20 +128,18 @@ export async function rankEpisodes(
   if (q.aboutSelf) {
     // A question about herself: a conversation in which she told nothing of herself (requests
     // and an assistant's answers) is no answer's place (own-words.ts toldByUser). Its episode
-    // counts at UNTOLD_WEIGHT; its facts, each resting on an assistant's turn, are lowered
-    // with the answer's (service.ts focusOnOwnWords).
+    // counts at the assistant's weight; its facts, each resting on an assistant's turn, are
+    // lowered with the answer's (service.ts focusOnOwnWords).
     const top = ranked.slice(0, q.pool).map(([id]) => id);
     const told = await toldByUser(d.db, scope.tenantId, top);
     const untold = new Set(top.filter((id) => !told.has(id)));
     if (untold.size)
       ranked = ranked
-        .map(([id, s]): [string, number] => [id, untold.has(id) ? lowered(s) : s])
+        .map(([id, s]): [string, number] => [id, untold.has(id) ? lower(s, ASSISTANT_WEIGHT) : s])
         .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
   }
   return { episodes: ranked, facts, own };
 }
-
-const lowered = (s: number) => (s >= 0 ? s * UNTOLD_WEIGHT : s / UNTOLD_WEIGHT);
 
 /** Episode scores: each episode's own, or its best fact's in its context when better; best first. */
 function combine(
@@ -220,6 +219,3 @@ export async function loadEpisodes(
  */
 export const CONTEXT = 0.5;
 export const inContext = (fact: number, episode: number) => (fact + CONTEXT * episode) / (1 + CONTEXT);
-
-/** Scores are reported to 6 decimals. */
-export const round = (x: number) => Math.round(x * 1e6) / 1e6;

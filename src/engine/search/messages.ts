@@ -7,6 +7,7 @@ import { LIVE_MESSAGES, MESSAGE_COLUMNS, type MessageRow, messageItem } from '..
 import { mergeQueries, type PreparedQuery, type RankDeps, type Route, rankEach, scoreMap } from './hybrid.js';
 import { turnsInTime } from './in-time.js';
 import { MESSAGE_FILTER_COLUMNS, messageTarget, OPEN_MESSAGES, type SearchScope, tookPart } from './scope.js';
+import { lower, round } from './score.js';
 
 /**
  * Message turns as search hits, every sender's, and the request's filters apply to the
@@ -65,7 +66,7 @@ export async function rankMessages(
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
   const last = sorted[limit - 1]?.[1];
   // A negative score is lowered by dividing it (people.ts), so its bar divides too.
-  const bar = last === undefined ? Number.POSITIVE_INFINITY : last >= 0 ? last * spare : last / spare;
+  const bar = last === undefined ? Number.POSITIVE_INFINITY : lower(last, spare);
   const ranked = sorted.filter(([, s], i) => i < limit || s >= bar);
   if (!ranked.length) return [];
   const rows = await d.db.query<MessageRow>(
@@ -76,7 +77,7 @@ export async function rankMessages(
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ranked.flatMap(([id, s]) => {
     const r = byId.get(id);
-    return r ? [{ ...messageItem(r), score: Math.round(s * 1e6) / 1e6 }] : [];
+    return r ? [{ ...messageItem(r), score: round(s) }] : [];
   });
 }
 

@@ -15,13 +15,6 @@ import { lowerHits, type PeopleHits } from './people.js';
 export const ASSISTANT_WEIGHT = 0.8;
 
 /**
- * For such a question, the weight of an episode in which the user told nothing of herself
- * (toldByUser; episodes.ts). Its facts, each resting on a turn no user wrote, are lowered at
- * ASSISTANT_WEIGHT as any such fact is.
- */
-export const UNTOLD_WEIGHT = ASSISTANT_WEIGHT;
-
-/**
  * Openings that ask the assistant for something now and say nothing about whom the question
  * is about ("can you", "do you remember", "remind me"): taken off before the question's
  * persons are read, repeatedly ("hey, could you tell me ..."). "Could you recommend a film

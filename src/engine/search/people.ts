@@ -1,7 +1,7 @@
 import { messageText } from '../../contract/common.js';
 import type { SearchData } from '../../contract/search.js';
 import { capitalisedWords, contentWords } from '../text.js';
-import { round } from './episodes.js';
+import { lower, round } from './score.js';
 
 /**
  * A question that names a person is about that person. The people a search answer knows
@@ -74,7 +74,7 @@ export function aboutSomeoneElse(
 /** A turn's text as the step reads it: who said it (not opening a sentence: namingWords) and what. */
 const turnText = (m: Turn) => `said by ${m.sender_name ?? ''}: ${messageText(m.content)}`;
 
-const lowered = (s: number, weight: number) => round(s >= 0 ? s * weight : s / weight);
+const lowered = (s: number, weight: number) => round(lower(s, weight));
 /** Best score first; equal scores keep their order (Array.prototype.sort is stable). */
 const byScore = <T extends { score?: number | undefined }>(xs: T[]) =>
   xs.sort((a, b) => (b.score ?? 0) - (a.score ?? 0));

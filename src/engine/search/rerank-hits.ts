@@ -3,6 +3,7 @@ import type { Reranker } from '../../core/ports.js';
 import type { SearchCase, SearchSkill } from './agent.js';
 import type { SearchEpisode } from './episodes.js';
 import { MISSING_SCORE } from './rerank.js';
+import { round } from './score.js';
 
 /**
  * Optional rerank (`enable_llm_rerank` with a Reranker configured): the fused candidates
@@ -51,6 +52,6 @@ async function reorder<T extends { score: number }>(
   if (!items.length) return items;
   const scores = await reranker.rerank(query, items.map(doc));
   return items
-    .map((x, i) => ({ ...x, score: Math.round((scores[i] ?? MISSING_SCORE) * 1e6) / 1e6 }))
+    .map((x, i) => ({ ...x, score: round(scores[i] ?? MISSING_SCORE) }))
     .sort((a, b) => b.score - a.score);
 }
