@@ -15,7 +15,7 @@ import {
 } from './hybrid.js';
 import { inTime } from './in-time.js';
 import { asksCurrentState } from './lexicon.js';
-import { ASSISTANT_WEIGHT, toldByUser } from './own-words.js';
+import { ASSISTANT_WEIGHT, type SourceRoles, toldByUser } from './own-words.js';
 import { episodeTarget, factTarget, type SearchScope } from './scope.js';
 import { lower, round } from './score.js';
 
@@ -52,6 +52,8 @@ export interface RankedEpisodes {
   facts: Map<string, number>;
   /** Episodes' own route scores (before facts lift them). */
   own: Map<string, number>;
+  /** For a question about herself: the roles of the turns the best episodes' facts rest on. */
+  roles?: SourceRoles;
 }
 
 export async function rankEpisodes(
@@ -125,20 +127,23 @@ export async function rankEpisodes(
       { facts, own, parent, cap: q.route === 'keyword' ? Infinity : 1 },
     );
   let ranked = combine(facts, own, parent);
+  let roles: SourceRoles | undefined;
   if (q.aboutSelf) {
     // A question about herself: a conversation in which she told nothing of herself (requests
     // and an assistant's answers) is no answer's place (own-words.ts toldByUser). Its episode
     // counts at the assistant's weight; its facts, each resting on an assistant's turn, are
     // lowered with the answer's (service.ts focusOnOwnWords).
     const top = ranked.slice(0, q.pool).map(([id]) => id);
-    const told = await toldByUser(d.db, scope.tenantId, top);
+    const read = await toldByUser(d.db, scope.tenantId, top);
+    const told = read.told;
+    roles = read.roles;
     const untold = new Set(top.filter((id) => !told.has(id)));
     if (untold.size)
       ranked = ranked
         .map(([id, s]): [string, number] => [id, untold.has(id) ? lower(s, ASSISTANT_WEIGHT) : s])
         .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
   }
-  return { episodes: ranked, facts, own };
+  return { episodes: ranked, facts, own, roles };
 }
 
 /** Episode scores: each episode's own, or its best fact's in its context when better; best first. */

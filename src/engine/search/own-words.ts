@@ -60,17 +60,34 @@ export function asksAboutSelf(query: string): boolean {
 }
 
 /**
- * The ids among the sources of the answer's facts of live messages no user wrote (role
- * assistant or tool): one indexed read by primary key, for the ids the answer's own turns do
- * not tell.
+ * The roles of the turns some facts rest on, as far as they were read: `checked`, every such
+ * turn's id; `notUser`, those of them no user wrote (an assistant's or a tool's).
  */
-export async function notUsersTurns(q: Sql, tenantId: string, hits: PeopleHits): Promise<Set<string>> {
-  const known = new Map<string, boolean>();
-  for (const m of [...hits.messages, ...hits.unprocessed]) known.set(m.id, m.role !== 'user');
+export interface SourceRoles {
+  checked: Set<string>;
+  notUser: Set<string>;
+}
+
+/**
+ * The ids among the sources of the answer's facts of live messages no user wrote (role
+ * assistant or tool): one indexed read by primary key, for the ids neither the answer's own
+ * turns nor the roles read while ranking (`known`, toldByUser) tell.
+ */
+export async function notUsersTurns(
+  q: Sql,
+  tenantId: string,
+  hits: PeopleHits,
+  known?: SourceRoles,
+): Promise<Set<string>> {
+  const out = new Set(known?.notUser);
+  const told = new Set(known?.checked);
+  for (const m of [...hits.messages, ...hits.unprocessed]) {
+    told.add(m.id);
+    if (m.role !== 'user') out.add(m.id);
+  }
   const ask = [
     ...new Set(hits.episodes.flatMap((e) => e.atomic_facts.flatMap((f) => f.source_message_ids))),
-  ].filter((id) => !known.has(id));
-  const out = new Set([...known].filter(([, notUser]) => notUser).map(([id]) => id));
+  ].filter((id) => !told.has(id));
   if (!ask.length) return out;
   const rows = await q.query<{ id: string }>(
     `SELECT id FROM ${LIVE_MESSAGES} m WHERE tenant_id = $1
@@ -82,46 +99,55 @@ export async function notUsersTurns(q: Sql, tenantId: string, hits: PeopleHits):
 }
 
 /**
- * Of the given episodes, those that hold something the user said herself: a fact resting on
- * her turns alone. A conversation of requests and answers ("How do I sharpen a kitchen
- * knife?" and the reply) tells nothing about her, and holds none. One statement: the
- * episodes' facts by episode, their sources' roles by primary key (on the 100,000-episode
- * PostgreSQL bench store, 50 episodes' 173 facts: 2.0 ms warm, 15.8 ms cold).
+ * Of the given episodes, those that hold something the user said herself (`told`): a fact
+ * resting on her turns alone. A conversation of requests and answers ("How do I sharpen a
+ * kitchen knife?" and the reply) tells nothing about her, and holds none. With the roles of
+ * the turns their facts rest on, which the answer's own step reads again otherwise
+ * (focusOnOwnWords). One statement: the episodes' facts by episode, their sources' roles by
+ * primary key (on the 100,000-episode PostgreSQL bench store, 50 episodes' 173 facts: 2.0 ms
+ * warm, 15.8 ms cold).
  */
 export async function toldByUser(
   q: Sql,
   tenantId: string,
   episodeIds: readonly string[],
-): Promise<Set<string>> {
-  if (!episodeIds.length) return new Set();
+): Promise<{ told: Set<string>; roles: SourceRoles }> {
+  if (!episodeIds.length) return { told: new Set(), roles: { checked: new Set(), notUser: new Set() } };
   // The sources' roles by primary key, for the ids listed (ANY of an array): as a join or an
   // anti-join the planner, which expects almost no turn not a user's, scans every turn.
-  const rows = await q.query<{ episode_id: string }>(
+  const [row] = await q.query<{ told: string[] | null; checked: string[] | null; not_user: string[] }>(
     `WITH f AS MATERIALIZED (SELECT episode_id, source_message_ids FROM atomic_facts
        WHERE tenant_id = $1 AND episode_id IN (SELECT jsonb_array_elements_text($2::jsonb)) AND deleted_at IS NULL
-         AND jsonb_array_length(source_message_ids) > 0)
-     SELECT DISTINCT f.episode_id FROM f
-     WHERE NOT f.source_message_ids ?| ARRAY(SELECT m.id FROM ${LIVE_MESSAGES} m WHERE m.tenant_id = $1 AND m.role <> 'user'
-       AND m.id = ANY (ARRAY(SELECT DISTINCT jsonb_array_elements_text(source_message_ids) FROM f)))`,
+         AND jsonb_array_length(source_message_ids) > 0),
+     n AS MATERIALIZED (SELECT ARRAY(SELECT m.id FROM ${LIVE_MESSAGES} m WHERE m.tenant_id = $1 AND m.role <> 'user'
+       AND m.id = ANY (ARRAY(SELECT DISTINCT jsonb_array_elements_text(source_message_ids) FROM f))) AS ids)
+     SELECT (SELECT jsonb_agg(DISTINCT f.episode_id) FROM f WHERE NOT f.source_message_ids ?| n.ids) AS told,
+       (SELECT jsonb_agg(DISTINCT s.id) FROM f, jsonb_array_elements_text(f.source_message_ids) AS s(id)) AS checked,
+       n.ids AS not_user
+     FROM n`,
     [tenantId, JSON.stringify(episodeIds)],
   );
-  return new Set(rows.map((r) => r.episode_id));
+  return {
+    told: new Set(row?.told ?? []),
+    roles: { checked: new Set(row?.checked ?? []), notUser: new Set(row?.not_user ?? []) },
+  };
 }
 
 /**
  * For a question the asker asks about herself (asksAboutSelf), the hits with the facts that
  * rest on a turn no user wrote, and such turns, at `weight` of their score, re-sorted; any
- * other question's hits as they are.
+ * other question's hits as they are. `known`: the roles already read while ranking.
  */
 export async function focusOnOwnWords<T extends PeopleHits>(
   q: Sql,
   tenantId: string,
   query: string,
   hits: T,
+  known?: SourceRoles,
   weight = ASSISTANT_WEIGHT,
 ): Promise<T> {
   if (!asksAboutSelf(query)) return hits;
-  const notUsers = await notUsersTurns(q, tenantId, hits);
+  const notUsers = await notUsersTurns(q, tenantId, hits, known);
   if (!notUsers.size) return hits;
   return lowerHits(
     hits,

@@ -18,7 +18,7 @@ import { asksOnlyTime } from './in-time.js';
 import { asksCurrentState, expandTerms } from './lexicon.js';
 import { type MessageHit, pinnedUnprocessed, rankMessages, type ScoredMessage } from './messages.js';
 import { ownNames } from './own-names.js';
-import { ASSISTANT_WEIGHT, asksAboutSelf, focusOnOwnWords } from './own-words.js';
+import { ASSISTANT_WEIGHT, asksAboutSelf, focusOnOwnWords, type SourceRoles } from './own-words.js';
 import { focusOnNamedPeople, OTHER_PERSON_WEIGHT } from './people.js';
 import { rerankHits } from './rerank-hits.js';
 import type { SearchScope } from './scope.js';
@@ -195,6 +195,9 @@ export class SearchService {
         aboutSelf: isUser && asksAboutSelf(input.query),
         when,
       };
+      // The roles of the turns the best episodes' facts rest on, read while they were ranked
+      // for a question about herself (episodes.ts), so the answer's step need not read them again.
+      let roles: SourceRoles | undefined;
       // The kinds are ranked and loaded at once (independent statements).
       const [unprocessed, messages, episodes, cases, skills] = await Promise.all([
         pinned ?? (wantUnprocessed ? rankMessages(d, scope, 'unextracted', q, topK, floor, SPARE) : []),
@@ -202,6 +205,7 @@ export class SearchService {
         (async () => {
           if (!wantEpisodes) return [];
           const ranked = await rankEpisodes(d, scope, q);
+          roles = ranked.roles;
           const chosen = ranked.episodes.filter(([, s]) => s >= candidateFloor).slice(0, cut);
           return loadEpisodes(d, scope, q, chosen, ranked.facts, ranked.own, input.with_readable_episode);
         })(),
@@ -227,7 +231,7 @@ export class SearchService {
         unprocessed,
         texts: [],
       });
-      if (isUser) result = await focusOnOwnWords(this.deps.db, ctx.tenantId, input.query, result);
+      if (isUser) result = await focusOnOwnWords(this.deps.db, ctx.tenantId, input.query, result, roles);
       // The turns ranked beyond the cut for those steps (rankMessages' spare) are cut now.
       result.messages = result.messages.slice(0, cut);
       if (!pinned) result.unprocessed = result.unprocessed.slice(0, topK);
