@@ -1,4 +1,4 @@
-import { MONTHS } from './time.js';
+import { MONTHS, WEEKDAYS as WEEKDAY_NAMES } from './time.js';
 
 /**
  * Absolute dates: formats a timestamp ("14 March 2024", UTC) and rewrites relative
@@ -9,7 +9,7 @@ import { MONTHS } from './time.js';
 
 export { MONTHS };
 
-const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+const WEEKDAYS = WEEKDAY_NAMES.map((w) => w.toLowerCase());
 export const DAY_MS = 86_400_000;
 
 /** "14 March 2024" for a Unix-ms timestamp, in UTC. */

@@ -23,3 +23,14 @@ export const MONTHS = [
   'November',
   'December',
 ] as const;
+
+/** The days of the week, Sunday first (Date.prototype.getUTCDay's order). */
+export const WEEKDAYS = [
+  'Sunday',
+  'Monday',
+  'Tuesday',
+  'Wednesday',
+  'Thursday',
+  'Friday',
+  'Saturday',
+] as const;

@@ -1,5 +1,5 @@
 import { ROLE_NAMES } from '../../core/senders.js';
-import { MONTHS } from '../../core/time.js';
+import { MONTHS, WEEKDAYS } from '../../core/time.js';
 import { LIVE_MESSAGES } from '../memory/stored-message.js';
 import { capitalisedWords } from '../text.js';
 import type { PreparedQuery, RankDeps } from './hybrid.js';
@@ -145,17 +145,7 @@ function wins(r: Ranked, fact: string, over: number, episode: string, context: n
 
 /** Words capitalised in a fact that name no thing: the roles' names, months and weekdays. */
 export const NOT_THINGS = new Set(
-  [
-    ...ROLE_NAMES.map(([, name]) => name),
-    ...MONTHS,
-    'Monday',
-    'Tuesday',
-    'Wednesday',
-    'Thursday',
-    'Friday',
-    'Saturday',
-    'Sunday',
-  ].map((w) => w.toLowerCase()),
+  [...ROLE_NAMES.map(([, name]) => name), ...MONTHS, ...WEEKDAYS].map((w) => w.toLowerCase()),
 );
 
 /**

@@ -1,5 +1,5 @@
 import type { CaseForSkill, SegmentMessage } from '../../core/ports.js';
-import { MONTHS } from '../../core/time.js';
+import { MONTHS, WEEKDAYS } from '../../core/time.js';
 
 /**
  * Prompt texts for the LLM extractor, and the rendering of messages into the numbered
@@ -124,8 +124,6 @@ export function speaker(m: SegmentMessage): string {
 export function clip(s: string, max: number): string {
   return s.length > max ? `${s.slice(0, max)}… [${s.length - max} more chars]` : s;
 }
-
-const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 function participants(
   segment: readonly SegmentMessage[],

@@ -1,5 +1,5 @@
 import type { ExtractedFact } from '../../core/ports.js';
-import { MONTHS } from '../../core/time.js';
+import { MONTHS, WEEKDAYS } from '../../core/time.js';
 import type { MessageView } from './analyze.js';
 import { EITHER, FEMALE, MALE, PET } from './nouns.js';
 
@@ -195,10 +195,7 @@ const PERSON_NAMED = new RegExp(
 const CAPITALISED =
   /(?<=\S\s+)(?<!\b(?:named|called|to|in|at|from|near|of|for|into|around|across|via|through)\s+)(?!I\b)[A-Z][a-z]+/g;
 /** Capitalised words of a date, which no pronoun stands for ("a puppy on 13 March 2024"). */
-const DATE_WORDS = new Set<string>([
-  ...MONTHS,
-  ...'Monday Tuesday Wednesday Thursday Friday Saturday Sunday'.split(' '),
-]);
+const DATE_WORDS = new Set<string>([...MONTHS, ...WEEKDAYS]);
 /** One person of someone's ("your partner", "my mum's"; not one of a list), who may be a singular "they". */
 const ONE_PERSON = new RegExp(
   `\\b(?:my|your|his|her|our|their)\\s+(?:[a-z-]+\\s+)?(?:${FEMALE}|${MALE}|${EITHER})(?:'s)?\\b(?!\\s*(?:,|and\\b|&|or\\b))`,
