@@ -6,6 +6,7 @@
  */
 import { mentionsDate } from '../../core/dates.js';
 import type { ExtractedFact, ToolCall } from '../../core/ports.js';
+import { WEEKDAYS } from '../../core/time.js';
 import {
   ADVICE_VERBS,
   BIDDING,
@@ -399,11 +400,10 @@ const NAMED_ONE = new RegExp(
   'g',
 );
 /** Capitalised words after a relation that are no name ("my sister Monday", "my dog And"). */
-const NOT_NAMES = new Set(
-  'I And The But So Then This That Today Tonight Tomorrow Yesterday Last Next Monday Tuesday Wednesday Thursday Friday Saturday Sunday'.split(
-    ' ',
-  ),
-);
+const NOT_NAMES = new Set([
+  ...'I And The But So Then This That Today Tonight Tomorrow Yesterday Last Next'.split(' '),
+  ...WEEKDAYS,
+]);
 /** Names said with a relation, kept per message as facts of their own. */
 const MAX_NAMED = 2;
 
