@@ -246,6 +246,19 @@ describe('offline text: third-person rewriting', () => {
     expect(toThirdPerson('I watched My Fair Lady and Me Before You.', 'Bob', 'Kim').text).toBe(
       'Bob watched My Fair Lady and Me Before You.',
     );
+    // "I" after a word that numbers is the numeral one, and the word after it no verb.
+    expect(toThirdPerson('I was diagnosed with Type I diabetes last year.', 'Bob', null).text).toBe(
+      'Bob was diagnosed with Type I diabetes last year.',
+    );
+    expect(toThirdPerson('My grandfather fought in World War I.', 'Bob', null).text).toBe(
+      "Bob's grandfather fought in World War I.",
+    );
+    expect(toThirdPerson('The Phase I trial starts soon, I signed up.', 'Bob', null).text).toBe(
+      'The Phase I trial starts soon, Bob signed up.',
+    );
+    expect(toThirdPerson("At this stage I think it's fine.", 'Bob', null).text).toBe(
+      "At this stage Bob thinks it's fine.",
+    );
     // A verb after "and" in the speaker's present clause is hers; not after a modal or a past verb.
     expect(toThirdPerson("I'm redecorating my flat and want some ideas.", 'Bob', null).text).toBe(
       'Bob is redecorating their flat and wants some ideas.',

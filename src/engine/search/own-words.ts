@@ -1,4 +1,5 @@
 import type { Sql } from '../../core/db.js';
+import { NUMERAL_I } from '../../core/numerals.js';
 import { LIVE_MESSAGES } from '../memory/stored-message.js';
 import { lowerHits, type PeopleHits } from './people.js';
 
@@ -36,11 +37,9 @@ const FIRST_PERSON = /\b(?:i|me|my|mine|myself|we|us|our|ours|ourselves)\b/i;
 /**
  * Capitals that are not the first person: "US", the country (unless the whole question is
  * in capitals, where it may be "us"), and the numeral "I" after a word that numbers
- * ("World War I", "Part I", "Type I").
+ * ("World War I", "Part I", "Type I": core/numerals.ts).
  */
 const COUNTRY = /\bUS\b/g;
-const NUMERAL =
-  /\b(?:War|Part|Phase|Chapter|Act|Book|Volume|Type|Stage|Class|Grade|Level|Section|Article|Title)\s+I\b(?!')/g;
 const SPOKEN_TO = /\b(?:you|your|yours|yourself|assistant|chatbot|bot)\b/i;
 /**
  * A "thank you" standing on its own ("Where do I work? Thank you!", "..., thank you so
@@ -54,7 +53,7 @@ const THANK_YOU =
 export function asksAboutSelf(query: string): boolean {
   let q = query;
   for (let rest = q.replace(OPENING, ''); rest !== q; rest = q.replace(OPENING, '')) q = rest;
-  let persons = q.replace(NUMERAL, ' ');
+  let persons = q.replace(NUMERAL_I, ' ');
   if (/\p{Ll}/u.test(q)) persons = persons.replace(COUNTRY, ' ');
   return FIRST_PERSON.test(persons) && !SPOKEN_TO.test(q.replace(THANK_YOU, '$1'));
 }

@@ -6,6 +6,7 @@
  * "themself".
  */
 import { ED_PRESENT, STATE_PARTICIPLES } from '../../core/dates.js';
+import { NUMBERING_WORDS } from '../../core/numerals.js';
 
 const MODALS = new Set([
   'will',
@@ -292,6 +293,11 @@ export function toThirdPerson(sentence: string, speaker: string, addressee: stri
       parts[i - 1] === ' ' &&
       !/[.!?:;"“(]\s*$/.test(out[out.length - 1] ?? '')
     ) {
+      out.push(raw);
+      continue;
+    }
+    // "I" after a word that numbers is the numeral one ("World War I", "Type I diabetes").
+    if (raw === 'I' && parts[i - 1] === ' ' && NUMBERING_WORDS.has(parts[i - 2] ?? '')) {
       out.push(raw);
       continue;
     }
