@@ -9,7 +9,7 @@ import { type Fixture, HOUR, openFixture, searchOf, seedEpisode, T0 } from './se
  * - a job asked about ("What is my job title?") while the memory tells a promotion;
  * - a word for the same thing (SAME): "my father" asked, "my dad" told; a wedding, "got
  *   married"; a dog, a puppy;
- * - a meal asked for brings what one does not eat; a book asked about, a novel; an
+ * - a meal or a diet asked for brings what one does not eat ("dietary restrictions", lactose); a book asked about, a novel; an
  *   instrument, a guitar; a degree, a master's; what one earns, a salary.
  */
 describe.each(DRIVERS)('a kind asked about finds its instance [%s]', (driver) => {
@@ -85,6 +85,11 @@ describe.each(DRIVERS)('a kind asked about finds its instance [%s]', (driver) =>
       'Lena said her salary is 4,100 a month after tax.',
       'Lena saw a play at the theatre.',
     ]);
+    await seedFacts('rui', 30, [
+      'Rui cooked dinner for his friends on Friday.',
+      'Rui is lactose intolerant, so he skips cheese.',
+      'Rui ate at a new ramen place downtown.',
+    ]);
   });
   afterAll(() => f.database.drop());
 
@@ -102,6 +107,10 @@ describe.each(DRIVERS)('a kind asked about finds its instance [%s]', (driver) =>
       expect(meal.episodes.map((e) => e.atomic_facts[0]!.content)).toContain('Lena is allergic to sesame.');
       const book = await run({ user_id: 'lena', query: 'What books does Lena like?', method });
       expect(book.episodes[0]!.atomic_facts[0]!.content).toMatch(/favourite novel/);
+    });
+    it(`${method}: "Do I have any dietary restrictions?" finds that he is lactose intolerant`, async () => {
+      const r = await run({ user_id: 'rui', query: 'Do I have any dietary restrictions?', method });
+      expect(r.episodes[0]!.atomic_facts[0]!.content).toMatch(/lactose intolerant/);
     });
     it(`${method}: "Which instrument do I play?" finds the ukulele she plays`, async () => {
       const r = await run({ user_id: 'lena', query: 'Which instrument do I play?', method });

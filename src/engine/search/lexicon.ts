@@ -29,10 +29,11 @@ const KINDS: readonly (readonly [string, string, string?])[] = [
     'pet pets animal animals',
     'dog dogs puppy cat cats kitten hamster rabbit parrot bird fish horse tortoise ferret',
   ],
-  // A meal asked for ("Can you suggest a dinner recipe?") brings what one does not eat.
+  // A meal asked for ("Can you suggest a dinner recipe?") brings what one does not eat, and so
+  // does a diet ("any dietary restrictions?": "I'm lactose intolerant").
   [
-    'diet diets eat eats food foods',
-    'vegetarian vegan pescatarian gluten dairy meat keto kosher halal',
+    'diet diets dietary eat eats food foods',
+    'vegetarian vegan pescatarian gluten dairy lactose meat keto kosher halal',
     MEALS,
   ],
   ['allergy allergies allergic', 'allergic allergy intolerant intolerance', MEALS],
