@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DRIVERS } from '../helpers/drivers.js';
-import { type Fixture, HOUR, openFixture, searchOf, seedEpisode, T0 } from './seed.js';
+import { type Fixture, HOUR, openFixture, searchOf, seedEpisode, seedMessage, T0 } from './seed.js';
 
 /**
  * A question about how things are now is answered by a later change of a thing its best
@@ -32,6 +32,25 @@ describe.each(DRIVERS)('current state: a later change of what the answer names [
     // an end told without the question's words
     await seed('rui', 6, 'his dog', ['Rui has a beagle named Pretzel.', 'Rui walks the beagle twice a day.']);
     await seed('rui', 7, 'sad news', ['Pretzel passed away last night, Rui said.']);
+    // The speakers' own names are no thing that changes: neither an owner's id ("rui") nor the
+    // name a sender gave ("Mira", owner "u-41") named in the middle of a sentence.
+    await seed('rui', 8, 'teaching', ['Rui teaches Spanish at the college, so Rui leaves work early.']);
+    await seed('rui', 9, 'family', ["Rui's brother moved to Toronto for a new job."]);
+    const told = await seedMessage(f, {
+      session: 's1',
+      sender: 'u-41',
+      name: 'Mira',
+      content: 'I coach the rowing team, so I leave work early.',
+      state: 'extracted',
+    });
+    await seedEpisode(f, {
+      owners: ['u-41'],
+      ts: T0 + 10 * HOUR,
+      subject: 'coaching',
+      facts: ['Mira coaches the rowing team, so Mira leaves work early.'],
+      sources: [told],
+    });
+    await seed('u-41', 11, 'family', ["Mira's sister moved to Lyon for a new job."]);
   });
   afterAll(() => f.database.drop());
 
@@ -44,6 +63,12 @@ describe.each(DRIVERS)('current state: a later change of what the answer names [
     });
     it(`${method}: "Is my beagle still alive?" finds that Pretzel passed away`, async () => {
       expect(await first('Is my beagle still alive?', method)).toMatch(/Pretzel passed away/);
+    });
+    it(`${method}: a later change of the owner named by her id is no change of the answer`, async () => {
+      expect(await first('What do I teach now?', method)).toMatch(/teaches Spanish/);
+    });
+    it(`${method}: a later change of the sender by the name she gave is no change of the answer`, async () => {
+      expect(await first('What team do I coach now?', method, 'u-41')).toMatch(/coaches the rowing team/);
     });
     it(`${method}: a question not about now keeps its best answer`, async () => {
       expect(await first('Which ORM did we pick for the billing service?', method)).toMatch(

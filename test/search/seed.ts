@@ -85,6 +85,8 @@ export interface EpisodeSeed {
   summary?: string;
   episode?: string;
   facts?: string[];
+  /** The message each fact rests on (fresh ids by default). */
+  sources?: string[];
   deleted?: boolean;
 }
 
@@ -97,7 +99,7 @@ export async function seedEpisode(f: Fixture, s: EpisodeSeed) {
   const summary = s.summary ?? s.subject;
   const episode = s.episode ?? summary;
   const factIds = (s.facts ?? []).map(() => hex24());
-  const sources = (s.facts ?? []).map(() => hex24());
+  const sources = (s.facts ?? []).map((_, i) => s.sources?.[i] ?? hex24());
   const ts = s.ts ?? T0;
   await f.db.query(
     `INSERT INTO episodes (tenant_id, id, app_id, project_id, session_id, owner_ids, sender_ids, ts, subject, summary,
@@ -198,6 +200,8 @@ export async function seedMessage(
   s: {
     session: string;
     sender: string;
+    /** The sender's name (the sender id in capitals by default). */
+    name?: string;
     content: string;
     state?: string;
     ts?: number;
@@ -218,7 +222,7 @@ export async function seedMessage(
       id,
       s.session,
       s.sender,
-      s.sender.toUpperCase(),
+      s.name ?? s.sender.toUpperCase(),
       s.role ?? 'user',
       s.content,
       s.ts ?? T0,

@@ -168,17 +168,26 @@ async function changedSince(d: RankDeps, scope: SearchScope, q: CurrentQuestion,
   if (!best) return;
   // The things the best answer's episode names: "moved my tasks to Todoist" changes the app
   // of "using Notion for my to-do lists", which its episode's "thinking of switching to
-  // Todoist" names.
-  const [row] = await d.db.query<{ content: string | null }>(
-    `SELECT string_agg(f.content, ' ') AS content FROM atomic_facts f
-     WHERE f.tenant_id = $1 AND f.episode_id = (SELECT b.episode_id FROM atomic_facts b WHERE b.tenant_id = $1 AND b.id = $2)`,
+  // Todoist" names. Not its speakers, by their ids or the names they gave ("so Mira leaves
+  // early"): the person changes in every later fact told of her.
+  const [row] = await d.db.query<{ content: string | null; speakers: string[] | null }>(
+    `WITH e AS (SELECT ep.sender_ids, ep.source_message_ids FROM episodes ep WHERE ep.tenant_id = $1
+       AND ep.id = (SELECT b.episode_id FROM atomic_facts b WHERE b.tenant_id = $1 AND b.id = $2))
+     SELECT (SELECT string_agg(f.content, ' ') FROM atomic_facts f WHERE f.tenant_id = $1
+         AND f.episode_id = (SELECT b.episode_id FROM atomic_facts b WHERE b.tenant_id = $1 AND b.id = $2)) AS content,
+       (SELECT jsonb_agg(DISTINCT s.name) FROM (SELECT unnest(e.sender_ids) AS name FROM e
+         UNION SELECT m.sender_name FROM e, ${LIVE_MESSAGES} m WHERE m.tenant_id = $1
+           AND m.id = ANY (ARRAY(SELECT jsonb_array_elements_text(e.source_message_ids)))
+           AND m.sender_name IS NOT NULL) s) AS speakers`,
     [scope.tenantId, best[0]],
   );
   if (!row?.content) return;
-  const asked = new Set(question.text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+  const words = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const asked = new Set(words(question.text));
+  const speakers = new Set((row.speakers ?? []).flatMap(words));
   const things = [
     ...new Set(capitalisedWords(row.content).map((w) => w.replace(/[^\p{L}\p{N}]/gu, ''))),
-  ].filter((w) => w.length > 1 && !NOT_THINGS.has(w) && !asked.has(w));
+  ].filter((w) => w.length > 1 && !NOT_THINGS.has(w) && !asked.has(w) && !speakers.has(w));
   if (!things.length) return;
   const change = await changeLexemes(d.db);
   // Any of the owner's facts (the request's filters apply), found or not by the search.
