@@ -734,6 +734,30 @@ describe('offline extractor: senders known by a handle alone', () => {
     expect(out).toContain("User asked Assistant to check out this photo of User's new vegetable garden.");
   });
 
+  it("keeps no fact of an assistant's closing courtesies ('I hope this helps', 'let me know how it goes')", () => {
+    const out = chat(
+      [
+        ['u-42', 'user', 'How do I keep basil alive on a windowsill?'],
+        [
+          'assistant',
+          'assistant',
+          'Water it when the top of the soil feels dry. Pinch off the flower buds so the leaves keep growing. I hope this helps, and feel free to ask if you want more detail on any step.',
+        ],
+        ['u-42', 'user', 'My kitchen window faces north, is that enough light?'],
+        [
+          'assistant',
+          'assistant',
+          'A north window is often too dim, so a small grow light helps. If you try it, let me know how it goes and we can adjust the plan. Let me know if you have any other questions!',
+        ],
+      ],
+      ['u-42'],
+      ['assistant'],
+    ).episode.facts.map((f) => f.content);
+    expect(out.some((f) => /pinch off the flower buds/i.test(f))).toBe(true);
+    expect(out.some((f) => /grow light/i.test(f))).toBe(true);
+    expect(out.filter((f) => /hope|let (?:Assistant|User) know|feel free/i.test(f))).toEqual([]);
+  });
+
   it("tells an assistant's everyday advice as advice, not as something said to be so ('ask other hikers')", () => {
     const out = chat(
       [

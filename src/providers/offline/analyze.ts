@@ -95,6 +95,14 @@ const INTERJECTION =
 const FILLER =
   /^(?:thanks?(?: you)?(?: so much| a lot)?(?: for [^.!?]{1,40})?|thank you(?: for [^.!?]{1,40})?|(?:congrats|congratulations|well done|good job|nice work|best of luck)(?: (?:on|for|with) [^.!?]{1,40})?|good luck(?: with [^.!?]{1,40})?|talk (?:to you )?(?:soon|later)|see you(?: soon| later)?|bye|take care|(?:that|it|this)?\s*(?:sounds|looks|seems) (?:so |really |super )?\w+(?: \w+)?|(?:that's|that is|it's|it is|this is|how) (?:so |really |super )?(?:great|cool|awesome|amazing|nice|good|wonderful|lovely|fantastic|sweet|true|fun|exciting|impressive|incredible|beautiful|brave|kind)|i (?:totally |completely |100% |so |really |fully )?agree(?: with (?:you|that))?|(?:i )?love (?:that|this|your|the) (?:pic|photo|picture|one|idea|look|shot)|me too|same here|no problem|you're welcome|good to (?:see|hear from) you|how are you(?: doing)?|how have you been|how's it going|what's up|nice to meet you|glad to hear(?: that)?|so glad|love (?:that|it|this)|absolutely|definitely|exactly|of course|for sure|you got this|we got this|keep (?:it|up the good work)|anything new|what about you|you too|same|noted|got it|will do|understood|(?:i'll|i will|we'll|we will) (?:keep|bear) (?:that|this|it) in mind(?: for [^.!?]{1,40})?|(?:i have |i've got |got )?(?:a |one )?(?:(?:quick|small|short|simple|random|silly|general) )?question(?: for you)?(?: (?:about|on|regarding) [^.!?]{1,50})?)[.!?]*$/i;
 
+/**
+ * An assistant's closing courtesies, the whole sentence: "I hope this helps", "Let me know if
+ * you have any other questions", "Feel free to ask ...", "If you try it, let me know how it
+ * goes ...", "Happy to help". They end most replies and tell nothing to remember.
+ */
+const CLOSING =
+  /^(?:(?:i )?hope (?:this|that|these|it) (?:helps?|is helpful|was helpful)\b(?:,? (?:and|let me know|feel free|if)\b[^.!?]*)?|(?:please |do )?(?:let me know|feel free to (?:ask|reach out|let me know|get in touch))\b[^.!?]*|if you (?:have|need|want|would like|'d like|try)\b[^.!?]*\b(?:let me know|feel free|don't hesitate|do not hesitate|just ask)\b[^.!?]*|(?:i'm |i am )?(?:always )?(?:happy|glad) to help\b[^.!?]*)[.!?]*$/i;
+
 /** An acknowledgement opening a reply, then at most a few words of echo and no clause of the speaker's own. */
 const ACK =
   /^(?:got it|noted|understood|okay|ok|sure|alright|all right|perfect|certainly)\b[,.!]?\s*(.*?)[.!?]*$/i;
@@ -407,7 +415,11 @@ export function analyze(segment: readonly SegmentMessage[], names: Map<string, s
       const question = /\?["')]*$/.test(core);
       const shift = TOPIC_CUE.test(raw.trim());
       const filler =
-        core.length === 0 || FILLER.test(core) || !/[A-Za-z]{2}/.test(core) || PLACEHOLDER.test(core);
+        core.length === 0 ||
+        FILLER.test(core) ||
+        !/[A-Za-z]{2}/.test(core) ||
+        PLACEHOLDER.test(core) ||
+        (msg.role === 'assistant' && CLOSING.test(core));
       // A statement's fact leaves out the request trailing it ("I'm allergic to shellfish, so
       // please don't suggest seafood" -> "... allergic to shellfish"), as its profile item does.
       // In a draft the person speaks, to its recipient (draft.ts).
