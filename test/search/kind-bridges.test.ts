@@ -90,6 +90,10 @@ describe.each(DRIVERS)('a kind asked about finds its instance [%s]', (driver) =>
       'Rui is lactose intolerant, so he skips cheese.',
       'Rui ate at a new ramen place downtown.',
     ]);
+    await seedFacts('tess', 40, [
+      'Tess cooked a vegetable lasagne for the team.',
+      'Tess has been pescatarian since March.',
+    ]);
   });
   afterAll(() => f.database.drop());
 
@@ -111,6 +115,14 @@ describe.each(DRIVERS)('a kind asked about finds its instance [%s]', (driver) =>
     it(`${method}: "Do I have any dietary restrictions?" finds that he is lactose intolerant`, async () => {
       const r = await run({ user_id: 'rui', query: 'Do I have any dietary restrictions?', method });
       expect(r.episodes[0]!.atomic_facts[0]!.content).toMatch(/lactose intolerant/);
+    });
+    it(`${method}: "Am I vegetarian?" finds the diet she told, pescatarian`, async () => {
+      const r = await run({ user_id: 'tess', query: 'Am I vegetarian?', method });
+      const told = r.episodes.find((e) => /pescatarian since March/.test(e.atomic_facts[0]!.content));
+      // By hybrid "a vegetable lasagne" is nearer in meaning; the diet she told now scores too.
+      expect(told).toBeDefined();
+      if (method === 'keyword') expect(r.episodes[0]).toBe(told);
+      else expect(told?.score).toBeGreaterThan(0);
     });
     it(`${method}: "Which instrument do I play?" finds the ukulele she plays`, async () => {
       const r = await run({ user_id: 'lena', query: 'Which instrument do I play?', method });

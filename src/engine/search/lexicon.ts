@@ -30,9 +30,10 @@ const KINDS: readonly (readonly [string, string, string?])[] = [
     'dog dogs puppy cat cats kitten hamster rabbit parrot bird fish horse tortoise ferret',
   ],
   // A meal asked for ("Can you suggest a dinner recipe?") brings what one does not eat, and so
-  // does a diet ("any dietary restrictions?": "I'm lactose intolerant").
+  // does a diet ("any dietary restrictions?": "I'm lactose intolerant"), one diet the others
+  // ("Am I vegetarian?": "I've been pescatarian since March").
   [
-    'diet diets dietary eat eats food foods',
+    'diet diets dietary eat eats food foods vegetarian vegan pescatarian',
     'vegetarian vegan pescatarian gluten dairy lactose meat keto kosher halal',
     MEALS,
   ],
