@@ -39,7 +39,7 @@ export const SearchEpisodeItem = EpisodeItem.extend({
       }),
     )
     .describe(
-      "The episode's facts that best match the query, each with its own relevance score, best first: across the answer, its top_k best facts, and at least each episode's best one. Every fact of an episode: /api/v2/memory/get.",
+      "The episode's facts that best match the query, each with its own relevance score, best first: across the answer, its top_k best facts, and at least each episode's best one. For a question the user asks about herself, beyond its best an episode carries only facts resting on her own messages. Every fact of an episode: /api/v2/memory/get.",
     ),
   score: z.number(),
 });

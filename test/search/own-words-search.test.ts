@@ -12,8 +12,9 @@ import { httpClient, ok } from '../mcp/helpers.js';
  * things. "Where do I work?" shares its one word with the assistant's advice ("ask at work",
  * "before work"), not with her own mention; a question she asks about herself weighs what no
  * user wrote at 0.8 (src/engine/search/own-words.ts), so her own fact comes first, by hybrid
- * and by keyword, and first in what MCP `recall` puts into a small context. A question about
- * what the assistant said keeps its scores.
+ * and by keyword, and first in what MCP `recall` puts into a small context; beyond each
+ * episode's best fact, the answer carries only facts resting on her own turns. A question about
+ * what the assistant said keeps its scores and its facts.
  */
 describe.each(DRIVERS)('search: a question the user asks about herself [%s]', (driver) => {
   let s: TestServer;
@@ -64,8 +65,27 @@ describe.each(DRIVERS)('search: a question the user asks about herself [%s]', (d
   it.each(['hybrid', 'keyword'])('"Where do I work?" finds her own mention first [%s]', async (method) => {
     const d = await search({ query: 'Where do I work?', method, top_k: 10 });
     expect(topFact(d)).toMatch(/nurse at the children's ward of Riverside Hospital/);
-    expect(facts(d).length).toBeGreaterThan(2);
+    expect(facts(d).length).toBeGreaterThan(1);
   });
+
+  it.each(['hybrid', 'keyword'])(
+    'an episode carries, beyond its best fact, only what she told; asked of the assistant, what it said too [%s]',
+    async (method) => {
+      const mine = await search({ query: 'Where do I work?', method, top_k: 10 });
+      const yours = await search({ query: 'Where do you work?', method, top_k: 10 });
+      const assistantTurns = new Set(
+        yours.messages.filter((m: any) => m.role === 'assistant').map((m: any) => m.id as string),
+      );
+      const saidBeyondBest = (d: any) =>
+        d.episodes.flatMap((e: any) =>
+          e.atomic_facts
+            .slice(1)
+            .filter((f: any) => f.source_message_ids.some((id: string) => assistantTurns.has(id))),
+        );
+      expect(saidBeyondBest(yours).length).toBeGreaterThan(0);
+      expect(saidBeyondBest(mine)).toEqual([]);
+    },
+  );
 
   it("offline agentic search expands the question with words of her mention, not the facts' dates", async () => {
     const d = await search({ query: 'Where do I work?', method: 'agentic', top_k: 10 });

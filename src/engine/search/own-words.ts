@@ -148,9 +148,16 @@ export async function focusOnOwnWords<T extends PeopleHits>(
   if (!asksAboutSelf(query)) return hits;
   const notUsers = await notUsersTurns(q, tenantId, hits, known);
   if (!notUsers.size) return hits;
-  return lowerHits(
-    hits,
-    { fact: (f) => f.source_message_ids.some((id) => notUsers.has(id)), turn: (m) => m.role !== 'user' },
-    weight,
-  );
+  const notHers = (f: { source_message_ids: string[] }) =>
+    f.source_message_ids.some((id) => notUsers.has(id));
+  const lowered = lowerHits(hits, { fact: notHers, turn: (m) => m.role !== 'user' }, weight);
+  // Beyond its best, an episode keeps only what she told: an assistant's advice after her own
+  // words filled a reader's context before the next episode's were reached.
+  return {
+    ...lowered,
+    episodes: lowered.episodes.map((e) => ({
+      ...e,
+      atomic_facts: e.atomic_facts.filter((f, j) => j === 0 || !notHers(f)),
+    })),
+  };
 }
