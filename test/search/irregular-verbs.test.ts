@@ -4,7 +4,7 @@ import { type Fixture, HOUR, openFixture, searchOf, seedEpisode, T0 } from './se
 
 /**
  * A question asks with the verb's plain form ("What did Nora buy?", "Who did Theo meet?")
- * while a memory tells it in the past ("bought", "met"), and the english stemmer does not
+ * while a memory tells it in the past ("bought", "met", "ran"), and the english stemmer does not
  * join an irregular verb's forms: the bridged query (lexicon.ts) holds the other forms too.
  */
 describe.each(DRIVERS)('an irregular verb asked in its plain form finds its past [%s]', (driver) => {
@@ -38,6 +38,18 @@ describe.each(DRIVERS)('an irregular verb asked in its plain form finds its past
       subject: 'a complaint',
       facts: ['Theo hates the Saturday traffic in town.'],
     });
+    await seedEpisode(f, {
+      owners: ['ines'],
+      ts: T0 + 4 * HOUR,
+      subject: 'a race',
+      facts: ['Ines ran the harbour 10K in 52 minutes in May.'],
+    });
+    await seedEpisode(f, {
+      owners: ['ines'],
+      ts: T0 + 5 * HOUR,
+      subject: 'a visit',
+      facts: ["Ines's cousin visited in May."],
+    });
   });
   afterAll(() => f.database.drop());
 
@@ -49,6 +61,10 @@ describe.each(DRIVERS)('an irregular verb asked in its plain form finds its past
     it(`${method}: "Who did Theo meet on Saturday?" finds whom he met`, async () => {
       const r = await run({ user_id: 'nora', query: 'Who did Theo meet on Saturday?', method });
       expect(r.episodes[0]!.atomic_facts[0]!.content).toMatch(/met his old climbing partner Ruth/);
+    });
+    it(`${method}: "What did Ines run in May?" finds what she ran`, async () => {
+      const r = await run({ user_id: 'ines', query: 'What did Ines run in May?', method });
+      expect(r.episodes[0]!.atomic_facts[0]!.content).toMatch(/ran the harbour 10K/);
     });
   }
 });

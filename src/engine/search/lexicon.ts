@@ -190,7 +190,8 @@ sting stings stinging|stung
 swing swings swinging|swung
 weep weeps weeping|wept
 bend bends bending|bent
-forgive forgives forgiving|forgave forgiven`
+forgive forgives forgiving|forgave forgiven
+run runs running|ran`
   .split('\n')
   .map((line) => line.split('|') as [string, string]);
 
