@@ -108,3 +108,45 @@ describe.each(DRIVERS)(
       });
   },
 );
+
+/**
+ * A year named relative to now ("this year") is searched as that year ("2026"), the word a
+ * memory carries, and not as the word "year", which any memory telling a duration or a
+ * frequency holds ("every year", "for four years").
+ */
+describe.each(DRIVERS)('a question about this year finds what is dated this year [%s]', (driver) => {
+  let f: Fixture;
+  const run = searchOf(() => f);
+  const year = new Date().getUTCFullYear();
+
+  beforeAll(async () => {
+    f = await openFixture(driver);
+    const now = Date.now();
+    await seedEpisode(f, {
+      owners: ['lia'],
+      ts: now - 2 * DAY,
+      subject: 'a bike',
+      facts: [`Lia bought a second-hand road bike in ${year} for her commute.`],
+    });
+    // shorter, and holding "year"
+    await seedEpisode(f, {
+      owners: ['lia'],
+      ts: now - DAY,
+      subject: 'a habit',
+      facts: ['Lia buys a paper calendar every year.'],
+    });
+  });
+  afterAll(() => f.database.drop());
+
+  // By keyword (hybrid's embedder reads "buy" and "buys a paper calendar" as nearer).
+  it('keyword: "What did Lia buy this year?" finds what she bought this year', async () => {
+    const r = await run({ user_id: 'lia', query: 'What did Lia buy this year?', method: 'keyword' });
+    expect(r.episodes[0]!.atomic_facts[0]!.content).toMatch(/road bike/);
+  });
+  it('keyword: "What did I do this year?" asks nothing else and is searched with its words', async () => {
+    const r = await run({ user_id: 'lia', query: 'What did I do this year?', method: 'keyword' });
+    expect(r.episodes.map((e: any) => e.atomic_facts[0]!.content)).toContain(
+      'Lia buys a paper calendar every year.',
+    );
+  });
+});

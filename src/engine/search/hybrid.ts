@@ -71,6 +71,13 @@ const FRAME = new RegExp(
   ].join('|'),
   'gi',
 );
+/**
+ * A year or a month named relative to now ("this year", "last month"): the search adds the
+ * words of the date it names ("2025", "October"), the words a memory carries (its relative
+ * dates are written as dates), while "year" and "month" themselves match any memory that
+ * tells a duration or an age ("for four years", "six months old").
+ */
+const RELATIVE_SPAN = /\b(?:this|last|next|past|previous)\s+(?:year|month)\b/gi;
 const withoutFrame = (text: string) => text.replace(FRAME, ' ');
 
 /**
@@ -90,9 +97,18 @@ const inPlainWords = (text: string) => IDIOMS.reduce((t, [re, by]) => t.replace(
 
 /**
  * A question's lexemes without its frame's (FRAME) and with its idioms' meaning (IDIOMS):
- * its own terms and those of the dates it names.
+ * its own terms and those of the dates it names. Without the words of a year or a month named
+ * relative to now (RELATIVE_SPAN) unless nothing else is asked ("What did I do last month?").
  */
-export const questionLexemes = (db: Sql, text: string) => queryLexemes(db, inPlainWords(withoutFrame(text)));
+export async function questionLexemes(db: Sql, text: string): Promise<string[]> {
+  const plain = inPlainWords(withoutFrame(text));
+  const spanless = plain.replace(RELATIVE_SPAN, ' ');
+  if (spanless !== plain) {
+    const terms = await queryLexemes(db, spanless);
+    if (terms.length) return terms;
+  }
+  return queryLexemes(db, plain);
+}
 
 /**
  * A query's lexemes (a statement) and its embedding (of its idioms' meaning), asked for at
