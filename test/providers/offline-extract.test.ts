@@ -734,7 +734,7 @@ describe('offline extractor: senders known by a handle alone', () => {
     expect(out).toContain("User asked Assistant to check out this photo of User's new vegetable garden.");
   });
 
-  it("keeps no fact of an assistant's closing courtesies ('I hope this helps', 'let me know how it goes')", () => {
+  it("keeps no fact of an assistant's closing courtesies ('I hope this helps', 'let me know whether ...')", () => {
     const out = chat(
       [
         ['u-42', 'user', 'How do I keep basil alive on a windowsill?'],
@@ -747,7 +747,7 @@ describe('offline extractor: senders known by a handle alone', () => {
         [
           'assistant',
           'assistant',
-          'A north window is often too dim, so a small grow light helps. If you try it, let me know how it goes and we can adjust the plan. Let me know if you have any other questions!',
+          'A north window is often too dim, so a small grow light helps. If you try the lamp, let me know whether the leaves perk up and we can adjust the plan. Let me know if anything else comes up!',
         ],
       ],
       ['u-42'],
