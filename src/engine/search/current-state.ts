@@ -171,10 +171,11 @@ async function changedSince(d: RankDeps, scope: SearchScope, q: CurrentQuestion,
   // Todoist" names. Not its speakers, by their ids or the names they gave ("so Mira leaves
   // early"): the person changes in every later fact told of her.
   const [row] = await d.db.query<{ content: string | null; speakers: string[] | null }>(
-    `WITH e AS (SELECT ep.sender_ids, ep.source_message_ids FROM episodes ep WHERE ep.tenant_id = $1
-       AND ep.id = (SELECT b.episode_id FROM atomic_facts b WHERE b.tenant_id = $1 AND b.id = $2))
+    `WITH b AS MATERIALIZED (SELECT episode_id FROM atomic_facts WHERE tenant_id = $1 AND id = $2),
+     e AS (SELECT ep.sender_ids, ep.source_message_ids FROM episodes ep WHERE ep.tenant_id = $1
+       AND ep.id = (SELECT episode_id FROM b))
      SELECT (SELECT string_agg(f.content, ' ') FROM atomic_facts f WHERE f.tenant_id = $1
-         AND f.episode_id = (SELECT b.episode_id FROM atomic_facts b WHERE b.tenant_id = $1 AND b.id = $2)) AS content,
+         AND f.episode_id = (SELECT episode_id FROM b)) AS content,
        (SELECT jsonb_agg(DISTINCT s.name) FROM (SELECT unnest(e.sender_ids) AS name FROM e
          UNION SELECT m.sender_name FROM e, ${LIVE_MESSAGES} m WHERE m.tenant_id = $1
            AND m.id = ANY (ARRAY(SELECT jsonb_array_elements_text(e.source_message_ids)))
