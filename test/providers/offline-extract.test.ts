@@ -758,6 +758,30 @@ describe('offline extractor: senders known by a handle alone', () => {
     expect(out.filter((f) => /hope|let (?:Assistant|User) know|feel free/i.test(f))).toEqual([]);
   });
 
+  it("keeps no fact of an offer to come back or reach out ('feel free to come back ...', 'don't hesitate to ...')", () => {
+    const out = chat(
+      [
+        ['u-42', 'user', 'How should I store a cast iron pan?'],
+        [
+          'assistant',
+          'assistant',
+          'Dry it on the hob and wipe a thin film of oil inside before you put it away. Feel free to come back with more details about your kitchen and I can be more specific.',
+        ],
+        ['u-42', 'user', 'There is a bit of rust on the handle already.'],
+        [
+          'assistant',
+          'assistant',
+          'Scrub the rust with steel wool and season the pan again in the oven. Do not hesitate to reach out if the rust keeps coming back.',
+        ],
+      ],
+      ['u-42'],
+      ['assistant'],
+    ).episode.facts.map((f) => f.content);
+    expect(out.some((f) => /thin film of oil/i.test(f))).toBe(true);
+    expect(out.some((f) => /steel wool/i.test(f))).toBe(true);
+    expect(out.filter((f) => /feel free|come back|hesitate|reach out/i.test(f))).toEqual([]);
+  });
+
   it("tells an assistant's everyday advice as advice, not as something said to be so ('ask other hikers')", () => {
     const out = chat(
       [

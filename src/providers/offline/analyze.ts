@@ -97,11 +97,12 @@ const FILLER =
 
 /**
  * An assistant's closing courtesies, the whole sentence: "I hope this helps", "Let me know if
- * anything else comes up", "Feel free to ask ...", "If you try the lamp, let me know whether
- * ...", "Happy to help". They end most replies and tell nothing to remember.
+ * anything else comes up", "Feel free to ask ...", "Feel free to come back with ...", "Don't
+ * hesitate to reach out ...", "If you try the lamp, let me know whether ...", "Happy to help".
+ * They end most replies and tell nothing to remember.
  */
 const CLOSING =
-  /^(?:(?:i )?hope (?:this|that|these|it) (?:helps?|is helpful|was helpful)\b(?:,? (?:and|let me know|feel free|if)\b[^.!?]*)?|(?:please |do )?(?:let me know|feel free to (?:ask|reach out|let me know|get in touch))\b[^.!?]*|if you (?:have|need|want|would like|'d like|try)\b[^.!?]*\b(?:let me know|feel free|don't hesitate|do not hesitate|just ask)\b[^.!?]*|(?:i'm |i am )?(?:always )?(?:happy|glad) to help\b[^.!?]*)[.!?]*$/i;
+  /^(?:(?:i )?hope (?:this|that|these|it) (?:helps?|is helpful|was helpful)\b(?:,? (?:and|let me know|feel free|if)\b[^.!?]*)?|(?:please |do )?(?:let me know|feel free to (?:ask|reach out|let me know|get in touch|come back|follow up)|(?:don't|do not|never) hesitate to (?:ask|reach out|let me know|get in touch|come back|follow up))\b[^.!?]*|if you (?:have|need|want|would like|'d like|try)\b[^.!?]*\b(?:let me know|feel free|don't hesitate|do not hesitate|just ask)\b[^.!?]*|(?:i'm |i am )?(?:always )?(?:happy|glad) to help\b[^.!?]*)[.!?]*$/i;
 
 /** An acknowledgement opening a reply, then at most a few words of echo and no clause of the speaker's own. */
 const ACK =
