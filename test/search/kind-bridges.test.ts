@@ -10,7 +10,7 @@ import { type Fixture, HOUR, openFixture, searchOf, seedEpisode, T0 } from './se
  * - a word for the same thing (SAME): "my father" asked, "my dad" told; a wedding, "got
  *   married"; a dog, a puppy;
  * - a meal or a diet asked for brings what one does not eat ("dietary restrictions", lactose); a book asked about, a novel; an
- *   instrument, a guitar; a degree, a master's; what one earns, a salary.
+ *   instrument, a guitar; a degree, a master's; what one earns, a salary; a room, the kitchen.
  */
 describe.each(DRIVERS)('a kind asked about finds its instance [%s]', (driver) => {
   let f: Fixture;
@@ -94,6 +94,8 @@ describe.each(DRIVERS)('a kind asked about finds its instance [%s]', (driver) =>
       'Tess cooked a vegetable lasagne for the team.',
       'Tess has been pescatarian since March.',
     ]);
+    // the portrait, shorter, ranks first on the question's own words alone
+    await seedFacts('vera', 50, ['Vera painted the kitchen dark blue.', 'Vera painted a portrait.']);
   });
   afterAll(() => f.database.drop());
 
@@ -139,6 +141,10 @@ describe.each(DRIVERS)('a kind asked about finds its instance [%s]', (driver) =>
       expect(wedding.episodes[0]!.atomic_facts[0]!.content).toMatch(/got married in a barn/);
       const dog = await run({ user_id: 'noor', query: 'How old is my dog?', method });
       expect(dog.episodes[0]!.atomic_facts[0]!.content).toMatch(/puppy Rolo/);
+    });
+    it(`${method}: "Which rooms did I paint?" finds the kitchen she painted`, async () => {
+      const r = await run({ user_id: 'vera', query: 'Which rooms did I paint?', method });
+      expect(r.episodes[0]!.atomic_facts[0]!.content).toMatch(/painted the kitchen/);
     });
     it(`${method}: "Where does my father live?" finds where her dad lives`, async () => {
       const r = await run({ user_id: 'noor', query: 'Where does my father live?', method });

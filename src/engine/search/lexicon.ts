@@ -65,6 +65,11 @@ const KINDS: readonly (readonly [string, string, string?])[] = [
     'salary salaries income wage wages earn earns earned earning',
     'salary income wage wages earn earns earned paid',
   ],
+  // A room asked about ("Which rooms did I paint?"), the one told: "painted the kitchen".
+  [
+    'room rooms',
+    'kitchen kitchens bathroom bathrooms bedroom bedrooms hallway hallways lounge garage attic loft basement cellar nursery conservatory',
+  ],
   // Not "keyboard" (a computer's) nor "bass" (a fish): seldom an instrument's only word.
   [
     'instrument instruments',
