@@ -356,6 +356,32 @@ export function resolveRelativeDates(text: string, now: number): string {
   });
 }
 
+/**
+ * Verbs of arranging something ahead ("I signed up for the half marathon on September 14th",
+ * "we booked a cabin in October"): told in the past, the date they stand with is that of the
+ * thing arranged as often as that of the arranging.
+ */
+const ARRANGED =
+  /\b(?:signed\s+up|registered|booked|reserved|(?:re)?scheduled|enrolled|entered|arranged|planned|organi[sz]ed|(?:bought|got)\s+(?:\w+\s+){0,2}tickets?)\b/i;
+
+/** True when the clause before a date expression at `offset` of `input` tells something arranged (ARRANGED). */
+const arrangedBefore = (offset: number, input: string) =>
+  ARRANGED.test(input.slice(0, offset).split(CLAUSE_BREAK).pop() ?? '');
+
+/** Days within which a date told with an arranging verb may be the arranging's own. */
+const ARRANGED_RECENT_DAYS = 92;
+
+/**
+ * Of ascending `candidates`, the date of a thing arranged: the latest up to `today` when it is
+ * at most ARRANGED_RECENT_DAYS ago (the arranging's own date, or a thing arranged and done),
+ * else the next from `today`.
+ */
+const arrangedDate = (candidates: number[], today: number) => {
+  const past = candidates.filter((t) => t <= today).pop();
+  if (past !== undefined && today - past <= ARRANGED_RECENT_DAYS * DAY_MS) return past;
+  return candidates.find((t) => t >= today) ?? past ?? candidates[0]!;
+};
+
 const MONTH_NAMES = MONTHS.join('|');
 /** "March 13th", "March 13" with no year after it. */
 const MONTH_DAY = new RegExp(
@@ -420,7 +446,12 @@ export function withYears(text: string, now: number): string {
     // Told in neither tense ("my exam is on January 5th", said in December): the next, as a
     // plan or a schedule is said in the present.
     const next = dates.find((t) => t >= today) ?? Date.UTC(y, month, n);
-    return formatDate(pick(dates, tenseAt(offset, input), next));
+    const tense = tenseAt(offset, input);
+    // Told in the past of arranging it: the day of the arranging when it is recent, else of
+    // the thing arranged ("signed up for the race on September 14th", said in May: this
+    // September; "signed up for the gym on March 3rd": this March).
+    if (tense === 'past' && arrangedBefore(offset, input)) return formatDate(arrangedDate(dates, today));
+    return formatDate(pick(dates, tense, next));
   };
   let out = text.replace(
     MONTH_DAY,
@@ -478,6 +509,14 @@ export function withYears(text: string, now: number): string {
       if (which === 'last') year = month < cm ? y : y - 1;
       else if (which === 'next') year = month > cm ? y : y + 1;
       else if (which === 'this') year = y;
+      // Told in the past of arranging it ("we booked a cabin in October"), as a day is above.
+      else if (tense === 'past' && arrangedBefore(offset, input))
+        year = new Date(
+          arrangedDate(
+            [y - 1, y, y + 1].map((yy) => Date.UTC(yy, month, 1)),
+            Date.UTC(y, cm, 1),
+          ),
+        ).getUTCFullYear();
       else if (tense === 'past') year = month <= cm ? y : y - 1;
       // Told of the future or in neither tense: the next such month (this one included).
       else year = month >= cm ? y : y + 1;

@@ -187,6 +187,22 @@ describe('offline text: relative dates', () => {
       MAY_8,
       'My sister is worried about the exam on Friday, 12 May 2023.',
     ],
+    // Told in the past of arranging it (signed up, booked, registered): the day or the month
+    // of the arranging when it is at most three months ago, else of the thing arranged, ahead.
+    [
+      'I signed up for the coastal half marathon on September 14th.',
+      MAY_8,
+      'I signed up for the coastal half marathon on 14 September 2023.',
+    ],
+    [
+      'I signed up for the half marathon on 14 September.',
+      Date.UTC(2025, 2, 15),
+      'I signed up for the half marathon on 14 September 2025.',
+    ],
+    ['I signed up for the gym on March 3rd.', MAY_8, 'I signed up for the gym on 3 March 2023.'],
+    ['We booked a cabin by the lake in October.', MAY_8, 'We booked a cabin by the lake in October 2023.'],
+    ['I registered for the course in February.', MAY_8, 'I registered for the course in February 2023.'],
+    ['We went to the lake in October.', MAY_8, 'We went to the lake in October 2022.'],
     // Not a day: a rank, an attempt, a year already said, "2 of May".
     ['I came 2nd on the 5th attempt.', MAY_8, 'I came 2nd on the 5th attempt.'],
     ['We met on 28 December 2022.', MAY_8, 'We met on 28 December 2022.'],
