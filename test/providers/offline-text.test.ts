@@ -275,6 +275,22 @@ describe('offline text: third-person rewriting', () => {
     expect(toThirdPerson("At this stage I think it's fine.", 'Bob', null).text).toBe(
       "At this stage Bob thinks it's fine.",
     );
+    // A lowercase "i" beside an operator is a variable of code, and so is every lowercase "i"
+    // of that sentence; a capital "I" stays the speaker.
+    expect(toThirdPerson('My loop never ends: while i < 10: print(i)', 'Bob', 'Kim').text).toBe(
+      "Bob's loop never ends: while i < 10: print(i)",
+    );
+    expect(toThirdPerson('You never increase i inside the loop; add i += 1.', 'Kim', 'Bob').text).toBe(
+      'Bob never increases i inside the loop; add i += 1.',
+    );
+    expect(toThirdPerson('I wrote for (let i = 0; i < n; i++) and it fails.', 'Bob', null).text).toBe(
+      'Bob wrote for (let i = 0; i < n; i++) and it fails.',
+    );
+    expect(toThirdPerson('i think i broke it', 'Bob', null).text).toBe('Bob thinks Bob broke it');
+    expect(toThirdPerson('it was fun (i think) and i <3 it', 'Bob', null).text).toBe(
+      'it was fun (Bob thinks) and Bob <3 it',
+    );
+    expect(toThirdPerson('i -- honestly -- forgot', 'Bob', null).text).toBe('Bob -- honestly -- forgot');
     // A verb after "and" in the speaker's present clause is hers; not after a modal or a past verb.
     expect(toThirdPerson("I'm redecorating my flat and want some ideas.", 'Bob', null).text).toBe(
       'Bob is redecorating their flat and wants some ideas.',

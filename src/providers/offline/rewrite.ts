@@ -190,6 +190,14 @@ export interface Rewritten {
   secondPerson: boolean;
 }
 
+/**
+ * A lowercase "i" of code: alone in brackets ("print(i)", "a[i]"), or beside a comparison, an
+ * assignment or arithmetic ("i < 10", "i += 1", "i++", "n = i"); not "(i think)", nor "i <3".
+ * Every lowercase "i" of such a sentence is a variable, not the speaker.
+ */
+const CODE_I =
+  /[([]\s*i\s*[)\],]|\bi\s*(?:<(?!3)=?|>=?|[-+*/%]?=|\+\+|[-+*/%]\s*\d)|(?:[<>]=?|[-+*/%]?=)\s*i\b(?!['’])/;
+
 /** Pronouns that may open a name or title ("Our Mutual Friend", "Me Before You"). */
 const TITLE_PRONOUNS = new Set(['my', 'our', 'your', 'me', 'us', 'we', 'you', 'mine', 'yours', 'ours']);
 
@@ -266,6 +274,7 @@ export function toThirdPerson(sentence: string, speaker: string, addressee: stri
     return out;
   };
 
+  const codeI = CODE_I.test(sentence);
   // The speaker is the subject of a clause in the present ("I'm", "I love"): a verb after
   // "and" in it is hers too.
   let speakerPresent = false;
@@ -293,6 +302,11 @@ export function toThirdPerson(sentence: string, speaker: string, addressee: stri
       parts[i - 1] === ' ' &&
       !/[.!?:;"“(]\s*$/.test(out[out.length - 1] ?? '')
     ) {
+      out.push(raw);
+      continue;
+    }
+    // A lowercase "i" in a sentence of code is a variable ("while i < 10: print(i)").
+    if (raw === 'i' && codeI) {
       out.push(raw);
       continue;
     }
