@@ -952,6 +952,48 @@ describe('offline extractor: senders known by a handle alone', () => {
     expect(dear.join(' | ')).not.toMatch(/drafted/);
   });
 
+  it("says a draft hers when its salutation shares a line with its text, or it is quoted after 'Here is a ... version:'", () => {
+    const inline = chat(
+      [
+        ['u-42', 'user', 'Write a short cover letter for a florist job at Petal & Stem.'],
+        [
+          'assistant',
+          'assistant',
+          'Dear Hiring Manager, I am applying for the florist position and I have four years of experience with wedding flowers.',
+        ],
+      ],
+      ['u-42'],
+      ['assistant'],
+    ).episode.facts.map((f) => f.content);
+    expect(inline.join(' | ')).toMatch(
+      /Assistant drafted for User: User is applying for the florist position/,
+    );
+    expect(inline.join(' | ')).not.toMatch(/Assistant is applying|Assistant has four years/);
+    const quoted = chat(
+      [
+        [
+          'u-42',
+          'user',
+          'Can you make this message to my neighbour friendlier? "Your van blocks my drive again. Move it."',
+        ],
+        [
+          'assistant',
+          'assistant',
+          'Here is a friendlier version: "Hi Gareth, I hope you are well. Your van has been parked across my drive since Monday, and I need it clear by eight for the school run. Could you move it?" I kept your request but softened the tone.',
+        ],
+      ],
+      ['u-42'],
+      ['assistant'],
+    ).episode.facts.map((f) => f.content);
+    const all = quoted.join(' | ');
+    expect(all).toMatch(
+      /Assistant drafted for User: Gareth's van has been parked across User's drive since Monday, and User needs it clear/,
+    );
+    expect(all).not.toMatch(/Here is a|Assistant hopes|Assistant's drive|Assistant needs/);
+    // After the closing quote the assistant speaks for itself again.
+    expect(all).toMatch(/Assistant kept User's request/);
+  });
+
   it('keeps pets named by their breed, and says a dated sentence without "said that"', () => {
     const out = chat(
       [

@@ -10,7 +10,15 @@ import type { SegmentMessage } from '../../core/ports.js';
 import { escapeRegExp } from '../../core/regexp.js';
 import { isHandle, ROLE_NAMES } from '../../core/senders.js';
 import { heOrShe } from './coreference.js';
-import { asksForDraft, closesDraft, type Draft, opensDraft, recipient } from './draft.js';
+import {
+  asksForDraft,
+  closesDraft,
+  closesQuote,
+  type Draft,
+  opensDraft,
+  recipient,
+  TEXT_LEAD,
+} from './draft.js';
 import { toThirdPerson } from './rewrite.js';
 import {
   capitalize,
@@ -220,11 +228,13 @@ const TALK_LABEL =
 /** "Random q but ...", "Unrelated, but ...", "Quick question - ...": an aside's announcement. */
 const ASIDE =
   /^(?:(?:totally|completely|kinda|slightly)\s+)?(?:random|quick|unrelated|off[- ]topic)(?:\s+(?:q|question|thing))?\s*(?:[,:]\s*(?:but\s+)?|\s+but\s+|\s+-+\s+)(?=\S)/i;
-/** "Here it is:", "Here's my draft:" and a letter's salutation opening the same sentence. */
-const HERE_IS =
-  "(?:here(?:'s| is) (?:it|(?:my|the) (?:\\w+ )?(?:draft|letter|email|text|version|message|note|cover letter))|here it is)";
+/**
+ * "Here it is:", "Here's my draft:", "Here is a friendlier version:" (draft.ts TEXT_LEAD), the
+ * quotation mark opening the text, and a letter's salutation opening the same sentence ("Dear
+ * ...,", or "Hi <Name>," after such an announcement).
+ */
 const PASTED = new RegExp(
-  `^(?:${HERE_IS}\\s*:\\s*)?(?:dear [\\p{L} .'-]{1,40},\\s+)(?=\\S)|^${HERE_IS}\\s*:\\s+(?=\\S)`,
+  `^(?:(?:${TEXT_LEAD.source})?["“]?(?:dear [\\p{L} .'-]{1,40},\\s+)|(?:${TEXT_LEAD.source})["“]?(?:(?:hi|hello|hey) \\p{Lu}[\\p{L}'-]*(?: \\p{Lu}[\\p{L}'-]*){0,2},\\s+)?)(?=\\S)`,
   'iu',
 );
 
@@ -412,7 +422,7 @@ export function analyze(segment: readonly SegmentMessage[], names: Map<string, s
       if (msg.role === 'assistant' && addressee)
         draft = draft
           ? recipient(core, draft)
-          : opensDraft(core, addressee, sentences.length === 0, requested);
+          : opensDraft(raw, addressee, sentences.length === 0, requested);
       const question = /\?["')]*$/.test(core);
       const shift = TOPIC_CUE.test(raw.trim());
       const filler =
@@ -428,7 +438,7 @@ export function analyze(segment: readonly SegmentMessage[], names: Map<string, s
         ? toThirdPerson(question ? core : withoutRequest(core), addressee as string, draft.to)
         : toThirdPerson(question ? core : withoutRequest(core), speaker, addressee);
       const drafted = draft !== null;
-      if (draft && closesDraft(core)) draft = null;
+      if (draft && (closesDraft(core) || (draft.quoted && closesQuote(raw)))) draft = null;
       const partial = {
         core,
         text: rw.text,

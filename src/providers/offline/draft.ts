@@ -8,7 +8,26 @@
 export interface Draft {
   /** Whom the text is written to ("Ms. Okonkwo", "Hiring Manager"), once its salutation names them. */
   to: string | null;
+  /** Opened by a quotation mark ('Here is a friendlier version: "Hi Gareth, ...'): the closing one ends it. */
+  quoted: boolean;
 }
+
+/**
+ * What announces a text before it ("Here is a friendlier version:", "Here's the draft:"), and
+ * the quotation mark opening it: read past, to find the text's salutation.
+ */
+export const TEXT_LEAD =
+  /^(?:here(?:'s| is) (?:it|(?:my|the|a|an|your) (?:\w+ )?(?:draft|letter|e-?mail|text|version|message|note|reply|cover letter))|here it is)\s*:\s*/i;
+
+/** A sentence past what announces a text (TEXT_LEAD), and whether a quotation mark opens the text. */
+function opening(sentence: string): { text: string; quoted: boolean } {
+  const text = sentence.trim().replace(TEXT_LEAD, '');
+  const quoted = /^["“]/.test(text);
+  return { text: quoted ? text.slice(1) : text, quoted };
+}
+
+/** True when `sentence` ends a quoted draft: it ends with a closing quotation mark. */
+export const closesQuote = (sentence: string) => /["”]\s*$/.test(sentence.trim());
 
 const SUBJECT = /^Subject:\s+\S/;
 /** "Dear ...,", or "Hi / Hello / Hey <Name>,"; whom it names in group 1 (after "Dear") or 2. */
@@ -25,8 +44,9 @@ const REQUEST =
 export const asksForDraft = (content: string) => REQUEST.test(content);
 
 /**
- * The draft a sentence of an assistant's message opens, given whom the message speaks to;
- * null when it opens none. An assistant may greet the person herself by a name it knows and
+ * The draft a sentence of an assistant's message opens (as written: its salutation may share
+ * the line with the text's first words, "Dear Hiring Manager, I am applying ..."), given whom
+ * the message speaks to; null when it opens none. An assistant may greet the person herself by a name it knows and
  * the segment does not ("Hi Alice, here is what I found"): a "Hi" or "Hello" opening the
  * message is a greeting, unless the person just asked for a text to send (`requested`);
  * "Dear" and a subject line open one anywhere.
@@ -37,24 +57,27 @@ export function opensDraft(
   first: boolean,
   requested: () => boolean,
 ): Draft | null {
-  if (SUBJECT.test(sentence)) return { to: null };
-  const m = SALUTATION.exec(sentence);
+  const { text, quoted } = opening(sentence);
+  if (SUBJECT.test(text)) return { to: null, quoted };
+  const m = SALUTATION.exec(text);
   const to = (m?.[1] ?? m?.[2])?.trim();
-  if (!m || !to || (first && !m[1] && !requested())) return null;
+  // A "Hi" after "Here is a ... version:" opens the text announced, not the reply.
+  const announced = text !== sentence.trim();
+  if (!m || !to || (first && !m[1] && !announced && !requested())) return null;
   // "Dear me, that sounds stressful" and "Hi there," address no one else.
   if (
     to.toLowerCase() === person.toLowerCase() ||
     /^(?:there|all|everyone|me|you|god|lord|friend)$/i.test(to)
   )
     return null;
-  return { to };
+  return { to, quoted };
 }
 
 /** The recipient a salutation within an open draft names ("Dear Ms. Okonkwo," after the subject line). */
 export function recipient(sentence: string, draft: Draft): Draft {
   if (draft.to) return draft;
   const m = SALUTATION.exec(sentence);
-  return { to: (m?.[1] ?? m?.[2])?.trim() ?? null };
+  return { to: (m?.[1] ?? m?.[2])?.trim() ?? null, quoted: draft.quoted };
 }
 
 /** True for the sign-off that closes a draft ("Best regards,"). */
