@@ -12,12 +12,16 @@ import { isHandle, ROLE_NAMES } from '../../core/senders.js';
 import { heOrShe } from './coreference.js';
 import {
   asksForDraft,
+  asksToEdit,
   closesDraft,
   closesQuote,
   type Draft,
   opensDraft,
+  opensPasted,
   recipient,
+  splitQuoted,
   TEXT_LEAD,
+  unquoted,
 } from './draft.js';
 import { toThirdPerson } from './rewrite.js';
 import {
@@ -58,6 +62,11 @@ export interface Sentence {
   note: { heading: string | undefined } | undefined;
   /** Part of a text an assistant drafts for the person to send (draft.ts): `text` is said as hers. */
   draft: boolean;
+  /**
+   * Part of a quoted text the person pastes to be edited (draft.ts opensPasted): whom she
+   * wrote it to, null when it names no one; undefined for any other sentence.
+   */
+  recipient?: string | null;
 }
 
 export interface MessageView {
@@ -231,10 +240,11 @@ const ASIDE =
 /**
  * "Here it is:", "Here's my draft:", "Here is a friendlier version:" (draft.ts TEXT_LEAD), the
  * quotation mark opening the text, and a letter's salutation opening the same sentence ("Dear
- * ...,", or "Hi <Name>," after such an announcement).
+ * ...,", or "Hi <Name>," after such an announcement or a quotation mark).
  */
+const GREETING_NAME = String.raw`(?:hi|hello|hey) (?:(?:mr|mrs|ms|dr|prof)\.? )?\p{Lu}[\p{L}'-]*(?: \p{Lu}[\p{L}'-]*){0,2},\s+`;
 const PASTED = new RegExp(
-  `^(?:(?:${TEXT_LEAD.source})?["“]?(?:dear [\\p{L} .'-]{1,40},\\s+)|(?:${TEXT_LEAD.source})["“]?(?:(?:hi|hello|hey) \\p{Lu}[\\p{L}'-]*(?: \\p{Lu}[\\p{L}'-]*){0,2},\\s+)?)(?=\\S)`,
+  `^(?:(?:${TEXT_LEAD.source})?["“]?(?:dear [\\p{L} .'-]{1,40},\\s+)|(?:${TEXT_LEAD.source})["“]?(?:${GREETING_NAME})?|["“]${GREETING_NAME})(?=\\S)`,
   'iu',
 );
 
@@ -403,6 +413,9 @@ export function analyze(segment: readonly SegmentMessage[], names: Map<string, s
     const labelled: boolean[] = [];
     let before: string | undefined;
     let draft: Draft | null = null;
+    // A quoted text of hers she asks to have edited: its "I" is hers, its "you" its recipient's.
+    const editing = msg.role === 'user' && asksToEdit(msg.content);
+    let pasted: Draft | null = null;
     // Whether the person just asked for a text to send: read only for a reply that opens
     // with a greeting (draft.ts opensDraft).
     const requested = () => {
@@ -413,6 +426,7 @@ export function analyze(segment: readonly SegmentMessage[], names: Map<string, s
     for (const raw of withCorrections(splitSentences(normalize(prose(msg.content))))
       .map((t) => markQuestion(unshout(t)))
       .flatMap(splitRole)
+      .flatMap((t) => (editing ? splitQuoted(t) : [t]))
       .flatMap(splitAsk)) {
       const plain = capitalize(
         withYears(resolveRelativeDates(stripInterjections(raw, forms), msg.timestamp), msg.timestamp),
@@ -423,6 +437,7 @@ export function analyze(segment: readonly SegmentMessage[], names: Map<string, s
         draft = draft
           ? recipient(core, draft)
           : opensDraft(raw, addressee, sentences.length === 0, requested);
+      if (editing) pasted = pasted ? recipient(core, pasted) : opensPasted(raw);
       const question = /\?["')]*$/.test(core);
       const shift = TOPIC_CUE.test(raw.trim());
       const filler =
@@ -430,15 +445,21 @@ export function analyze(segment: readonly SegmentMessage[], names: Map<string, s
         FILLER.test(core) ||
         !/[A-Za-z]{2}/.test(core) ||
         PLACEHOLDER.test(core) ||
-        (msg.role === 'assistant' && CLOSING.test(core));
+        (msg.role === 'assistant' && CLOSING.test(core)) ||
+        // her pasted text's sign-off ("Thanks, Lena")
+        (pasted !== null && closesDraft(core));
       // A statement's fact leaves out the request trailing it ("I'm allergic to shellfish, so
       // please don't suggest seafood" -> "... allergic to shellfish"), as its profile item does.
       // In a draft the person speaks, to its recipient (draft.ts).
       const rw = draft
         ? toThirdPerson(question ? core : withoutRequest(core), addressee as string, draft.to)
-        : toThirdPerson(question ? core : withoutRequest(core), speaker, addressee);
+        : pasted
+          ? toThirdPerson(unquoted(question ? core : withoutRequest(core)), speaker, pasted.to)
+          : toThirdPerson(question ? core : withoutRequest(core), speaker, addressee);
       const drafted = draft !== null;
+      const inPasted = pasted ? { recipient: pasted.to } : {};
       if (draft && (closesDraft(core) || (draft.quoted && closesQuote(raw)))) draft = null;
+      if (pasted && (closesDraft(core) || closesQuote(raw))) pasted = null;
       const partial = {
         core,
         text: rw.text,
@@ -450,6 +471,7 @@ export function analyze(segment: readonly SegmentMessage[], names: Map<string, s
         ack: isAcknowledgement(raw),
         note: undefined,
         draft: drafted,
+        ...inPasted,
       };
       labelled.push(!question && FIELD.test(core));
       const prev = sentences[sentences.length - 1];

@@ -34,7 +34,7 @@ const SUBJECT = /^Subject:\s+\S/;
 const SALUTATION =
   /^(?:[Dd]ear\s+([^,:\n]{1,40}?)|(?:Hi|Hello|Hey|Greetings)\s+((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2}))\s*[,:]/;
 const SIGN_OFF =
-  /^(?:(?:best|kind|warm|warmest)(?:\s+(?:regards|wishes))?|regards|sincerely(?:\s+yours)?|yours(?:\s+(?:truly|sincerely|faithfully))?|thanks|many thanks|thank you|cheers|all the best|warmly|respectfully)\s*,?\s*$/i;
+  /^(?:(?:best|kind|warm|warmest)(?:\s+(?:regards|wishes))?|regards|sincerely(?:\s+yours)?|yours(?:\s+(?:truly|sincerely|faithfully))?|thanks|many thanks|thank you|cheers|all the best|warmly|respectfully)\s*,?\s*(?:\p{Lu}[\p{L}'-]*(?:\s+\p{Lu}[\p{L}'-]*)?)?\s*["”]?\s*$/iu;
 
 /** A request for such a text: "Can you write an email to my landlord?", "Draft a thank-you note". */
 const REQUEST =
@@ -42,6 +42,39 @@ const REQUEST =
 
 /** True when a person's message asks for a text to send. */
 export const asksForDraft = (content: string) => REQUEST.test(content);
+
+/**
+ * A request to edit a text of the person's own that she pastes: "Can you make this email to my
+ * landlord more polite?", "Please proofread my message to the neighbour:".
+ */
+const EDIT_REQUEST =
+  /\b(?:make|edit|proofread|rewrite|reword|rephrase|improve|polish|fix|check|shorten|soften|tidy|correct)\b[^.?!]*?\b(?:this|my|the following)\s+(?:\w+\s+)?(?:e-?mail|letter|note|message|text|reply|response|post|paragraph|draft)s?\b/i;
+
+/** True when a person's message asks to edit a text of hers she pastes (EDIT_REQUEST). */
+export const asksToEdit = (content: string) => EDIT_REQUEST.test(content);
+
+/**
+ * A message that pastes a quoted text, cut where the quotation opens after a colon ('... to
+ * the neighbour: "Your dog ...') and where it closes before the next sentence ('... Lena" I am
+ * too angry ...'), so the text's sentences stand apart from hers around it.
+ */
+export const splitQuoted = (sentence: string): string[] =>
+  sentence.split(/(?<=:)\s+(?=["“])|(?<=\S["”])\s+(?=\p{Lu})/u).filter((part) => part.trim().length > 0);
+
+/**
+ * The text a sentence of a person's message opens by a quotation mark, when her message asks
+ * to edit it (asksToEdit): written by her to whom its salutation names ("Hi Mr Adeyemi, ..."),
+ * or to someone unnamed (null); null when the sentence opens no quotation.
+ */
+export function opensPasted(sentence: string): Draft | null {
+  const text = sentence.trim();
+  if (!/^["“]/.test(text)) return null;
+  const m = SALUTATION.exec(text.slice(1));
+  return { to: (m?.[1] ?? m?.[2])?.trim() ?? null, quoted: true };
+}
+
+/** A sentence of a quoted text without its quotation marks. */
+export const unquoted = (sentence: string) => sentence.replace(/^["“]\s*/, '').replace(/["”]\s*$/, '');
 
 /**
  * The draft a sentence of an assistant's message opens (as written: its salutation may share

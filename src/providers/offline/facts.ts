@@ -91,6 +91,8 @@ export function statement(view: MessageView, idx: number): string {
   )
     return terminate(capitalize(body));
   const rest = lowerFirst(body, view.proper);
+  // Whom the sentence speaks to: her message's addressee, or the recipient of a text she pasted.
+  const hearer = s.recipient !== undefined ? s.recipient : view.addressee;
   // An assistant's "Here are some podcasts: ..." offers them.
   const offer =
     /^here (?:are|is)\s+(?=(?:a|an|some|a few|several|two|three|four|five|six|\d+|the|my|a couple of)\b)/i.exec(
@@ -108,10 +110,12 @@ export function statement(view: MessageView, idx: number): string {
     const advice =
       (ADVICE.test(bid[2] ?? bid[3] ?? '') || view.msg.role === 'assistant') &&
       !/^\S+\s+(?:me|us)\b/i.test(s.core.replace(LEAD, '').replace(/^please\s+/i, ''));
+    // In a text she pasted, what she asks of its recipient; of no one named, what she wrote.
+    if (hearer === null && s.recipient !== undefined) return terminate(`${view.speaker} wrote: ${rest}`);
     const verb = !bid[1] && advice ? 'advised' : 'asked';
     // "For longer trips, ask a friend ..." -> "advised User, for longer trips, to ask a friend ..."
     const lead = LEAD.exec(rest)?.[0] ?? '';
-    const whom = `${view.addressee ? ` ${view.addressee}` : ''}${lead ? `, ${lead.trim()}` : ''}`;
+    const whom = `${hearer ? ` ${hearer}` : ''}${lead ? `, ${lead.trim()}` : ''}`;
     // "Don't touch ..." -> "asked User not to touch ...", "Never ..." -> "never to ...".
     const what = rest
       .slice(lead.length)
@@ -122,8 +126,7 @@ export function statement(view: MessageView, idx: number): string {
     const to = /^(?:not|never) to /.test(what) ? '' : 'to ';
     return terminate(capitalize(`${view.speaker} ${verb}${whom} ${to}${what}`));
   }
-  if (s.secondPerson && view.addressee)
-    return terminate(capitalize(`${view.speaker} told ${view.addressee} that ${rest}`));
+  if (s.secondPerson && hearer) return terminate(capitalize(`${view.speaker} told ${hearer} that ${rest}`));
   return terminate(capitalize(`${view.speaker} said that ${rest}`));
 }
 
