@@ -470,6 +470,18 @@ describe('offline extractor: facts', () => {
     expect(biscuit).toHaveLength(1);
     expect(biscuit[0]?.message_ids).toEqual(['m1', 'm3']);
   });
+
+  it('keeps apart statements that differ in a number (a correction is no repeat)', () => {
+    const msg = builder();
+    const a = { sender_id: 'a', sender_name: 'Ann', role: 'user' as const };
+    const seg = [
+      msg({ ...a, content: 'What should I pack for my son for a school trip? He is 6.' }),
+      msg({ sender_id: 'b', sender_name: 'Ben', role: 'user', content: 'Warm layers and snacks.' }),
+      msg({ ...a, content: 'Sorry, my son is 8, not 6.' }),
+    ];
+    const facts = extract(seg, { humans: ['a', 'b'], agents: [] }).episode.facts.map((f) => f.content);
+    expect(facts.some((f) => /Ann's son is 8/.test(f))).toBe(true);
+  });
 });
 
 describe('offline extractor: episode', () => {

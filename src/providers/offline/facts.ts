@@ -482,7 +482,7 @@ const NEAR_WINDOW = 60;
 
 /** Merges facts with the same wording or nearly the same content words. */
 export function dedupe(facts: readonly ExtractedFact[]): ExtractedFact[] {
-  type Entry = { fact: ExtractedFact; key: string; stems: Set<string> };
+  type Entry = { fact: ExtractedFact; key: string; stems: Set<string>; numbers: string };
   const out: Entry[] = [];
   const byKey = new Map<string, Entry>();
   for (const fact of facts) {
@@ -491,20 +491,31 @@ export function dedupe(facts: readonly ExtractedFact[]): ExtractedFact[] {
       .replace(/[^a-z0-9]+/g, ' ')
       .trim();
     const stems = new Set(contentStems(fact.content));
-    // Exact twins anywhere; near twins among the recent facts (repeats are local in a chat).
+    const numbers = numbersOf(fact.content);
+    // Exact twins anywhere; near twins among the recent facts (repeats are local in a chat),
+    // with the same numbers: "Ann's son is 8, not 6" corrects "Ann's son is 6", no repeat.
     const exact = byKey.get(key);
-    const twin = exact ?? out.slice(-NEAR_WINDOW).find((o) => jaccard(o.stems, stems) >= 0.85);
+    const twin =
+      exact ?? out.slice(-NEAR_WINDOW).find((o) => o.numbers === numbers && jaccard(o.stems, stems) >= 0.85);
     if (twin) {
       for (const id of fact.message_ids)
         if (!twin.fact.message_ids.includes(id)) twin.fact.message_ids.push(id);
       continue;
     }
-    const entry = { fact: { content: fact.content, message_ids: [...fact.message_ids] }, key, stems };
+    const entry = {
+      fact: { content: fact.content, message_ids: [...fact.message_ids] },
+      key,
+      stems,
+      numbers,
+    };
     out.push(entry);
     byKey.set(key, entry);
   }
   return out.map((o) => o.fact);
 }
+
+/** The numbers a text holds, sorted and joined: the same for two texts that state the same amounts. */
+const numbersOf = (text: string) => [...new Set(text.match(/\d+(?:[.,]\d+)*/g) ?? [])].sort().join(' ');
 
 function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   if (a.size === 0 || b.size === 0) return 0;
