@@ -395,6 +395,14 @@ describe('offline text: interjections', () => {
     expect(stripInterjections('By the way I moved to Porto haha', [])).toBe('I moved to Porto');
     expect(stripInterjections("I'm Sofia, by the way.", [])).toBe("I'm Sofia.");
     expect(stripInterjections('I moved to Porto btw', [])).toBe('I moved to Porto');
+    // "So far", "so much": no opening "so" to drop.
+    expect(stripInterjections('So I moved to Porto.', [])).toBe('I moved to Porto.');
+    expect(stripInterjections('So far I have read 4 books this year.', [])).toBe(
+      'So far I have read 4 books this year.',
+    );
+    expect(stripInterjections('So much has changed since March.', [])).toBe(
+      'So much has changed since March.',
+    );
     // Asked for someone else: the pronoun after the frame stands for that person.
     expect(stripInterjections('Asking for my neighbour Ruth, her cat Oscar is fifteen.', [])).toBe(
       "my neighbour Ruth's cat Oscar is fifteen.",

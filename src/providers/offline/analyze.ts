@@ -278,7 +278,10 @@ export function stripInterjections(sentence: string, names: readonly string[]): 
       .replace(ASKING_FOR, (_m, who: string, pronoun: string) =>
         /^(?:she|he|they)$/i.test(pronoun) ? `${who} ` : `${who}'s `,
       )
-      .replace(/^(?:and|but|so|plus|also|anyway|well|oh|still|by the way|btw|fyi)\b,?\s+(?=\S)/i, '')
+      .replace(
+        /^(?:and|but|so(?!\s+(?:far|much|many|long|little|few)\b)|plus|also|anyway|well|oh|still|by the way|btw|fyi)\b,?\s+(?=\S)/i,
+        '',
+      )
       .replace(FRAME, '');
     if (next === s) break;
     s = next;
