@@ -471,6 +471,29 @@ describe('offline extractor: facts', () => {
     expect(biscuit[0]?.message_ids).toEqual(['m1', 'm3']);
   });
 
+  it("tells a bidding followed by the speaker's reason as asked ('Give me a plan, I want to ...')", () => {
+    const msg = builder();
+    const seg = [
+      msg({
+        sender_id: 'a',
+        sender_name: 'Ann',
+        role: 'user',
+        content: 'Give me a training plan for the spring, I want to run a 10k in May.',
+      }),
+      msg({
+        sender_id: 'h',
+        sender_name: 'Helper',
+        role: 'assistant',
+        content: 'Start with three easy runs a week.',
+      }),
+    ];
+    const facts = extract(seg, { humans: ['a'], agents: ['h'] }).episode.facts.map((f) => f.content);
+    expect(facts.some((f) => /^Ann asked Helper to give Ann a training plan for the spring/.test(f))).toBe(
+      true,
+    );
+    expect(facts.some((f) => /^Give Ann/.test(f))).toBe(false);
+  });
+
   it('keeps apart statements that differ in a number (a correction is no repeat)', () => {
     const msg = builder();
     const a = { sender_id: 'a', sender_name: 'Ann', role: 'user' as const };

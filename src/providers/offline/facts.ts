@@ -76,7 +76,13 @@ export function statement(view: MessageView, idx: number): string {
   const opener = /^(?:on|in|at|for|since|after|before|when|while|during|because|as|if|once|with)\s/i.test(
     body,
   );
-  if (at > 0 && at < (opener ? 120 : 60) && startsWithName(body.slice(at + 2), view.speaker))
+  // Not after a bidding: "Give me a reading plan, I want to read 30 books" asks (below).
+  if (
+    at > 0 &&
+    at < (opener ? 120 : 60) &&
+    startsWithName(body.slice(at + 2), view.speaker) &&
+    (opener || !BIDDING.test(s.core))
+  )
     return terminate(capitalize(body));
   // "Now User manages two designers": an adverb of time before its subject.
   const adverb = OPENING_ADVERB.exec(body);
