@@ -351,6 +351,16 @@ describe('offline text: third-person rewriting', () => {
     expect(toThirdPerson('Back to the question of the lease.', 'Ada', null).text).toBe(
       'Back to the question of the lease.',
     );
+    // Where one is back at, with no verb; not a time gone by ("back in 2019").
+    expect(toThirdPerson('Back at the dentist this morning for the crown.', 'Ada', null).text).toBe(
+      'Ada is back at the dentist this morning for the crown.',
+    );
+    expect(toThirdPerson('Back at work after the flu.', 'Ada', null).text).toBe(
+      'Ada is back at work after the flu.',
+    );
+    expect(toThirdPerson('Back in 2019 things were simpler.', 'Ada', null).text).toBe(
+      'Back in 2019 things were simpler.',
+    );
     // Any verb in the past before its object drops its subject; a participle does not.
     expect(toThirdPerson('Submitted my thesis to the committee today!', 'Ada', null).text).toBe(
       "Ada submitted Ada's thesis to the committee today!",

@@ -501,9 +501,15 @@ function elide(text: string, speaker: string, addressee: string | null): string 
     return `${speaker} is ${head}`;
   }
   if (ELLIPTIC_ADJ.has(first)) return `${speaker} is ${head}`;
-  // "Back from Mexico!", "Just back from the clinic", "Home from the hospital": where one has
-  // come back from, with no verb.
-  if (/^(?:(?:just|finally)\s+)?(?:back|home)\s+from\b/i.test(head)) return `${speaker} is ${head}`;
+  // "Back from Mexico!", "Just back from the clinic", "Home from the hospital", "Back at the
+  // dentist this morning": where one has come back from or to, with no verb. Not "Back to the
+  // question ..." (a topic taken up again) nor "Back in 2019, ..." (a time gone by).
+  if (
+    /^(?:(?:just|finally)\s+)?(?:(?:back|home)\s+from|back\s+(?:at|home\b)|back\s+in\s+(?!\d|the\s+(?:day|days|\d)|high\s+school|college|school|time))\b/i.test(
+      head,
+    )
+  )
+    return `${speaker} is ${head}`;
   if (ELLIPTIC_PRESENT.has(first)) {
     // "Love is all you need" and "Miss Smith called" have their own subject.
     const next = /^\s+([A-Z]\w*)/.exec(rest)?.[1];
