@@ -46,6 +46,13 @@ describe('offline text: sentences and tokens', () => {
     // not shouting: a few acronyms in a sentence of lower case, or two words
     expect(unshout('I moved from the USA to the UK in May.')).toBe('I moved from the USA to the UK in May.');
     expect(unshout('OMG YES')).toBe('OMG YES');
+    // Code is written in capitals, not shouted: a query keeps its keywords.
+    expect(unshout("SELECT * FROM orders WHERE state = 'open' ORDER BY created_at DESC LIMIT 20")).toBe(
+      "SELECT * FROM orders WHERE state = 'open' ORDER BY created_at DESC LIMIT 20",
+    );
+    expect(unshout('MAX_RETRIES AND TIMEOUT_MS ARE BOTH UNSET')).toBe(
+      'MAX_RETRIES AND TIMEOUT_MS ARE BOTH UNSET',
+    );
   });
 
   it('marks a question typed without its question mark', () => {

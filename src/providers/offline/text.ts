@@ -142,13 +142,16 @@ export function withCorrections(sentences: readonly string[]): string[] {
  * A sentence typed in capitals ("PASSED MY CPN EXAM TODAY!!!") in sentence case: each word in
  * capitals is lower-cased but "I" and one without a vowel (an acronym: "CPN", "HR", "TV"), and
  * the first letter is capitalised. A sentence with fewer than three words in capitals, or with
- * as many words in lower case as in capitals, is left as it is.
+ * as many words in lower case as in capitals, or code ("SELECT * FROM orders WHERE ...",
+ * "MAX_RETRIES"), is left as it is.
  */
 export function unshout(sentence: string): string {
   const words = sentence.match(/\p{L}+/gu) ?? [];
   const loud = words.filter((w) => w.length > 1 && w === w.toUpperCase()).length;
   const quiet = words.filter((w) => w !== w.toUpperCase()).length;
   if (words.length < 3 || loud < 3 || loud <= quiet) return sentence;
+  // Code is written in capitals, not shouted ("SELECT * FROM orders WHERE ...", "MAX_RETRIES").
+  if (/[=*<>{}[\]]|\w_\w/.test(sentence)) return sentence;
   const out = sentence.replace(/\p{L}+/gu, (w) => {
     if (w !== w.toUpperCase() || w === 'I') return w;
     return /[AEIOUY]/.test(w) ? w.toLowerCase() : w;
