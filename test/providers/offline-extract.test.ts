@@ -344,6 +344,26 @@ describe('offline extractor: facts', () => {
     expect(items).toContain('pet: Ines and others adopted a beagle called Pretzel.');
   });
 
+  it('keeps what she says of herself before a question after "since", a frame, a laugh or an emoji', () => {
+    const msg = builder();
+    const ines = { sender_id: 'u', sender_name: 'Ines', role: 'user' as const };
+    const seg = [
+      msg({ ...ines, content: "Since I'm allergic to sesame, what snacks can I bring to my son's match?" }),
+      msg({
+        ...ines,
+        content: 'idk if this matters but i have a shellfish allergy and my husband is vegan, can u suggest a dinner for 4?',
+      }),
+      msg({ ...ines, content: "lol my dog chewed my left slipper again 😂 anyway what's a good chew toy?" }),
+    ];
+    const x = extract(seg, { humans: ['u'], agents: [] });
+    const facts = x.episode.facts.map((f) => f.content);
+    expect(facts).toContain('Ines is allergic to sesame.');
+    expect(facts).toContain("Ines has a shellfish allergy and Ines's husband is vegan.");
+    expect(facts).toContain("Ines's dog chewed their left slipper again.");
+    const items = x.profiles[0]?.explicit_info.map((i) => i.category);
+    expect(items).toEqual(expect.arrayContaining(['allergy', 'pet']));
+  });
+
   it("reads an assistant's Markdown as plain text", () => {
     const msg = builder();
     const seg = [

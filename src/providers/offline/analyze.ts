@@ -365,7 +365,7 @@ const FIRST_PERSON_OPENING = new RegExp(
 const ASK_MAX_CHARS = 600;
 /** A statement, a clause break, and a question after it to the end of the sentence. */
 const TRAILING_ASK =
-  /^(.*\S)\s*(?:,|;|:|\s[\u2013\u2014-])\s+((?:(?:so|and|but|or)\s+)?(?:any|anything|what|what's|which|how|where|when|who|why|can|could|would|will|do|does|did|is|are|have|has|should|maybe|perhaps|ideas?|suggestions?|thoughts|recommendations?|tips|advice)\b[^?]*\?["')\]]*)$/i;
+  /^(.*\S)\s*(?:,|;|:|\s[\u2013\u2014-])\s+((?:(?:so|and|but|or|anyway|anyways|btw|also)\s+)?(?:any|anything|what|what's|which|how|where|when|who|why|can|could|would|will|do|does|did|is|are|have|has|should|maybe|perhaps|ideas?|suggestions?|thoughts|recommendations?|tips|advice)\b[^?]*\?["')\]]*)$/i;
 
 /**
  * A sentence that states something of the speaker and asks after it ("I'm trying to cut down
@@ -378,13 +378,27 @@ export function splitAsk(raw: string): string[] {
   // Only a sentence ending in a question mark, and of a length a person writes in one go (the
   // pattern backtracks over the sentence: a run-on paste of any size is read whole).
   if (raw.length > ASK_MAX_CHARS || !/\?["')\]]*$/.test(raw)) return [raw];
-  const m = TRAILING_ASK.exec(raw);
-  const head = m?.[1];
+  // An emoji between the two parts breaks them as a comma would ("... again 😂 anyway what's ...?").
+  const m = TRAILING_ASK.exec(raw.replace(EMOJI_BREAK, ', '));
   const ask = m?.[2];
+  // What opens the statement and is no part of it: "Since I'm allergic ...", "idk if this
+  // matters but ...", "lol ...".
+  const head = m?.[1]?.replace(HEAD_LEAD, '');
   if (!head || !ask || head.includes('?') || !FIRST_PERSON_OPENING.test(head) || head.split(/\s+/).length < 3)
     return [raw];
-  return [`${head.replace(/[,;:]+$/, '')}.`, capitalize(ask)];
+  return [`${capitalize(head.replace(/[,;:]+$/, ''))}.`, capitalize(ask)];
 }
+
+/** An emoji (with its joiners and variation selectors) and the spaces around it. */
+const EMOJI_BREAK = /\s*\p{Extended_Pictographic}[\p{Extended_Pictographic}\u{FE0F}\u{200D}]*\s*/gu;
+
+/**
+ * What may open a statement before the question trailing it and is no part of it: a
+ * subordinator ("since", "because", "as", "now that"), a frame ("idk if this matters but",
+ * "fwiw", "for context"), a laugh or an interjection ("lol", "omg").
+ */
+const HEAD_LEAD =
+  /^(?:(?:lol|lmao|haha+|omg|ugh|ok|okay|fwiw|for context|(?:just )?so you know|(?:idk|i don't know|not sure) if (?:this|it) matters,? but)[,!.]?\s+)*(?:(?:since|because|as|given that|seeing as|now that)\s+)?/i;
 
 /** "As a <role>, ...": the role (not "a result", "a kid": no role of hers now) and the rest. */
 const AS_ROLE =
