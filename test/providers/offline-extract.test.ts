@@ -344,6 +344,21 @@ describe('offline extractor: facts', () => {
     expect(items).toContain('pet: Ines and others adopted a beagle called Pretzel.');
   });
 
+  it("joins a person's short list under its heading into one statement", () => {
+    const msg = builder();
+    const seg = [
+      msg({
+        sender_id: 'u',
+        sender_name: 'Ines',
+        role: 'user',
+        content:
+          'My symptoms so far:\n- headache since Monday\n- mild fever\n- a sore throat\nShould I see a doctor?',
+      }),
+    ];
+    const facts = extract(seg, { humans: ['u'], agents: [] }).episode.facts.map((f) => f.content);
+    expect(facts).toContain("Ines's symptoms so far: headache since Monday, mild fever, a sore throat.");
+  });
+
   it('keeps what she says of herself before a question after "since", a frame, a laugh or an emoji', () => {
     const msg = builder();
     const ines = { sender_id: 'u', sender_name: 'Ines', role: 'user' as const };
@@ -351,7 +366,8 @@ describe('offline extractor: facts', () => {
       msg({ ...ines, content: "Since I'm allergic to sesame, what snacks can I bring to my son's match?" }),
       msg({
         ...ines,
-        content: 'idk if this matters but i have a shellfish allergy and my husband is vegan, can u suggest a dinner for 4?',
+        content:
+          'idk if this matters but i have a shellfish allergy and my husband is vegan, can u suggest a dinner for 4?',
       }),
       msg({ ...ines, content: "lol my dog chewed my left slipper again 😂 anyway what's a good chew toy?" }),
     ];

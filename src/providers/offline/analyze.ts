@@ -440,7 +440,7 @@ export function analyze(segment: readonly SegmentMessage[], names: Map<string, s
         if (segment[j]!.role === 'user') return asksForDraft(segment[j]!.content);
       return false;
     };
-    for (const raw of withCorrections(splitSentences(normalize(prose(msg.content))))
+    for (const raw of withCorrections(splitSentences(normalize(prose(msg.content, msg.role === 'user'))))
       .map((t) => markQuestion(unshout(t)))
       .flatMap(splitRole)
       .flatMap((t) => (editing ? splitQuoted(t) : [t]))
@@ -593,12 +593,46 @@ function findAddressee(
  * said that tips for packing"); list and quote markers, emphasis, inline code and links
  * keep their words only, so a fact never reads "Assistant said that - **Pack** ...".
  */
-export function prose(content: string): string {
-  return content
-    .replace(/```[\s\S]*?(?:```|$)/g, '\n(code)\n')
-    .split('\n')
-    .map(plainLine)
-    .join('\n');
+export function prose(content: string, joinLists = false): string {
+  const lines = content.replace(/```[\s\S]*?(?:```|$)/g, '\n(code)\n').split('\n');
+  return (joinLists ? joinShortLists(lines) : lines).map(plainLine).join('\n');
+}
+
+const LIST_ITEM = /^\s*(?:[-*+\u2022]|\d{1,3}[.)])\s+(\S.*)$/;
+/** Words at most in a heading or an item of a list joined into one statement. */
+const SHORT_LIST_WORDS = 8;
+
+/**
+ * A person's short list under its heading ("My symptoms so far:", "- headache since Monday",
+ * "- mild fever") as one line, "My symptoms so far: headache since Monday, mild fever.": each
+ * item alone says nothing of whom or what it is. Only when the heading ends with a colon and
+ * every item is short, no sentence of its own and no labelled line.
+ */
+function joinShortLists(lines: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const heading = lines[i]!.trim();
+    const items: string[] = [];
+    let j = i + 1;
+    for (; j < lines.length; j++) {
+      const m = LIST_ITEM.exec(lines[j]!);
+      if (!m) break;
+      items.push(m[1]!.trim().replace(/[.;,]+$/, ''));
+    }
+    const short = (t: string) => t.split(/\s+/).length <= SHORT_LIST_WORDS;
+    if (
+      heading.endsWith(':') &&
+      !LIST_ITEM.test(heading) &&
+      short(heading) &&
+      items.length >= 2 &&
+      // A note's labelled lines ("- Deadline: 30 June") stay lines of their own (markNote).
+      items.every((t) => short(t) && !/[.!?]\s/.test(t) && !/:\s/.test(t))
+    ) {
+      out.push(`${heading} ${items.join(', ')}.`);
+      i = j - 1;
+    } else out.push(lines[i]!);
+  }
+  return out;
 }
 
 function plainLine(line: string): string {
