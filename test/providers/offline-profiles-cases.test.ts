@@ -116,6 +116,16 @@ describe('offline extractor: profiles', () => {
     ]);
   });
 
+  it("keeps where she is moving to, her landlord's and her rent's news, and her symptoms", () => {
+    const out = ruiSays(
+      "I'm moving to Valencia in the autumn.",
+      'We are moving to a bigger flat across town next month.',
+      'My landlord is raising the rent by 150 a month from April.',
+      'My symptoms so far: headache since Monday, mild fever.',
+    );
+    expect(itemsOf(out).map(([c]) => c)).toEqual(['location', 'location', 'location', 'health']);
+  });
+
   it('keeps what a correction says, not what it took back ("No wait, ...")', () => {
     const out = ruiSays(
       "Should I check the tyres? I'm driving to my parents' place in Leeds... no wait, my parents live in York now.",

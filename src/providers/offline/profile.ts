@@ -81,11 +81,11 @@ const PATTERNS: [ProfileCategory, RegExp][] = [
   ],
   [
     'location',
-    /\b(?:i|we) live (?:in|near|at|on|with)\b|\bwe(?:'re| are) (?:based in|living in)\b|\bi(?:'m| am) (?:from|based in|living in|originally from)\b|\bi(?:'ve| have) (?:been )?liv(?:ed|ing) (?:in|near|at|on)\b|\b(?:i|we)(?: just| recently| finally)? (?:moved|relocated) (?:to|from|here|in(?:to)?)\b|\bmy (?:home ?town|home country|neighbou?rhood|city|apartment|house|country|(?:new |home )?address)\b|\bi grew up\b/,
+    /\b(?:i|we) live (?:in|near|at|on|with)\b|\bwe(?:'re| are) (?:based in|living in)\b|\bi(?:'m| am) (?:from|based in|living in|originally from)\b|\bi(?:'ve| have) (?:been )?liv(?:ed|ing) (?:in|near|at|on)\b|\b(?:i|we)(?: just| recently| finally)? (?:moved|relocated) (?:to|from|here|in(?:to)?)\b|\b(?:i|we)(?:'m|'re| am| are) (?:moving|relocating) (?:to|into|out)\b|\bmy (?:home ?town|home country|neighbou?rhood|city|apartment|house|country|(?:new |home )?address|landlord|landlady|rent|lease|mortgage|(?:flat|room|house)mates?)\b|\bi grew up\b/,
   ],
   [
     'health',
-    /\bmy (?:doctor|therapist|therapy|health|diagnosis|surgery|injury|medication|meds)\b|\b(?:going to|go to|started|attending|attend|in) (?:couples |group )?therapy\b|\bburn(?:t|ed) out\b|\bi(?:'m| am) (?:sick|ill|injured|recovering)\b|\bi (?:broke|hurt|injured|sprained|was diagnosed)\b|\bdiagnosed\b|\b(?:my )?(?:anxiety|depression|migraines?|asthma|diabetes|cholesterol|blood pressure|blood sugar)\b|\b(?:in|into|out of) (?:the )?hospital\b|\bhospitali[sz]ed\b|\b(?:went|go|going|taken|rushed|admitted) (?:\w+ )?to (?:the )?hospital\b|\bmy (?:\w+ )?(?:pediatrician|paediatrician|physio(?:therapist)?|dentist|gp|check-?up)\b|\bseeing a (?:therapist|counsel(?:l)?or|psychiatrist|psychologist|physio(?:therapist)?)\b/,
+    /\bmy (?:doctor|therapist|therapy|health|diagnosis|symptoms|surgery|injury|medication|meds)\b|\b(?:going to|go to|started|attending|attend|in) (?:couples |group )?therapy\b|\bburn(?:t|ed) out\b|\bi(?:'m| am) (?:sick|ill|injured|recovering)\b|\bi (?:broke|hurt|injured|sprained|was diagnosed)\b|\bdiagnosed\b|\b(?:my )?(?:anxiety|depression|migraines?|asthma|diabetes|cholesterol|blood pressure|blood sugar)\b|\b(?:in|into|out of) (?:the )?hospital\b|\bhospitali[sz]ed\b|\b(?:went|go|going|taken|rushed|admitted) (?:\w+ )?to (?:the )?hospital\b|\bmy (?:\w+ )?(?:pediatrician|paediatrician|physio(?:therapist)?|dentist|gp|check-?up)\b|\bseeing a (?:therapist|counsel(?:l)?or|psychiatrist|psychologist|physio(?:therapist)?)\b/,
   ],
   [
     'plan',
