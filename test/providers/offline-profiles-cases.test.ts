@@ -116,6 +116,19 @@ describe('offline extractor: profiles', () => {
     ]);
   });
 
+  it('keeps what she says with her "I" left out ("Just got promoted ...", "Thinking of getting a dog ...")', () => {
+    const out = ruiSays(
+      'Just got promoted to team lead!! How do I run a one-on-one?',
+      'Thinking of getting a dog, maybe a corgi.',
+      'Used to live in Berlin but moved back to Dublin in 2021.',
+    );
+    expect(itemsOf(out)).toEqual([
+      ['occupation', 'Rui just got promoted to team lead.'],
+      ['plan', 'Rui is thinking of getting a dog, maybe a corgi.'],
+      ['location', 'Rui used to live in Berlin but moved back to Dublin in 2021.'],
+    ]);
+  });
+
   it("keeps where she is moving to, her landlord's and her rent's news, and her symptoms", () => {
     const out = ruiSays(
       "I'm moving to Valencia in the autumn.",

@@ -81,7 +81,7 @@ const PATTERNS: [ProfileCategory, RegExp][] = [
   ],
   [
     'location',
-    /\b(?:i|we) live (?:in|near|at|on|with)\b|\bwe(?:'re| are) (?:based in|living in)\b|\bi(?:'m| am) (?:from|based in|living in|originally from)\b|\bi(?:'ve| have) (?:been )?liv(?:ed|ing) (?:in|near|at|on)\b|\b(?:i|we)(?: just| recently| finally)? (?:moved|relocated) (?:to|from|here|in(?:to)?)\b|\b(?:i|we)(?:'m|'re| am| are) (?:moving|relocating) (?:to|into|out)\b|\bmy (?:home ?town|home country|neighbou?rhood|city|apartment|house|country|(?:new |home )?address|landlord|landlady|rent|lease|mortgage|(?:flat|room|house)mates?)\b|\bi grew up\b/,
+    /\b(?:i|we) (?:used to )?live (?:in|near|at|on|with)\b|\bwe(?:'re| are) (?:based in|living in)\b|\bi(?:'m| am) (?:from|based in|living in|originally from)\b|\bi(?:'ve| have) (?:been )?liv(?:ed|ing) (?:in|near|at|on)\b|\b(?:i|we)(?: just| recently| finally)? (?:moved|relocated)(?: back)? (?:to|from|here|in(?:to)?)\b|\b(?:i|we)(?:'m|'re| am| are) (?:moving|relocating) (?:to|into|out)\b|\bmy (?:home ?town|home country|neighbou?rhood|city|apartment|house|country|(?:new |home )?address|landlord|landlady|rent|lease|mortgage|(?:flat|room|house)mates?)\b|\bi grew up\b/,
   ],
   [
     'health',
@@ -137,6 +137,19 @@ export function classify(core: string): ProfileCategory | null {
  * lives in Oslo"): a named person's animal or relative.
  */
 const NOTE = new RegExp(`\\b[A-Z][\\p{L}-]+'s (?:\\w+ )?(?:(${ANIMALS})|(?:${RELATIVES}))\\b`, 'u');
+
+/**
+ * The category of a sentence she said with her "I" left out ("Just got promoted to team lead",
+ * "Thinking of getting a dog"), read as she would have said it in full: the rewrite supplied the
+ * subject ("Rui just got promoted ...", "Rui is thinking of ..."), which is put back in the
+ * first person ("I just got promoted ...", "I'm thinking of ...").
+ */
+function classifyElliptic(s: { firstPerson: boolean; core: string; text: string }, speaker: string) {
+  if (!s.firstPerson || !s.text.startsWith(`${speaker} `) || /^(?:i|i'm|my|we|our)\b/i.test(s.core))
+    return null;
+  const rest = s.text.slice(speaker.length + 1);
+  return classify(/^is\b/.test(rest) ? `I'm${rest.slice(2)}` : `I ${rest}`);
+}
 
 /** The category of a third-person note about a named person, or null. */
 export function classifyNote(core: string): ProfileCategory | null {
@@ -206,7 +219,11 @@ function explicitInfo(views: readonly MessageView[], helped: boolean): ExplicitI
         const rule = helped ? standingRule(part, v) : undefined;
         // Bidding the other ("Give me the address and I'll be there") says nothing of the speaker.
         if (!rule && BIDDING.test(part)) continue;
-        const category = rule ? 'preference' : (classify(part) ?? classifyNote(part));
+        const category = rule
+          ? 'preference'
+          : (classify(part) ??
+            classifyNote(part) ??
+            (parts.length === 1 ? classifyElliptic(s, v.speaker) : null));
         if (!category || (perCategory.get(category) ?? 0) >= MAX_PER_CATEGORY || out.length >= MAX_ITEMS)
           continue;
         // A plan or a liking of "it" / "them" says nothing on its own ("I want to understand it
