@@ -412,6 +412,10 @@ describe('offline text: interjections', () => {
     expect(stripInterjections('By the way I moved to Porto haha', [])).toBe('I moved to Porto');
     expect(stripInterjections("I'm Sofia, by the way.", [])).toBe("I'm Sofia.");
     expect(stripInterjections('I moved to Porto btw', [])).toBe('I moved to Porto');
+    expect(stripInterjections('Ugh, my flight to Rome got cancelled again.', [])).toBe(
+      'my flight to Rome got cancelled again.',
+    );
+    expect(stripInterjections('Phew! The tests pass now.', [])).toBe('The tests pass now.');
     // "So far", "so much": no opening "so" to drop.
     expect(stripInterjections('So I moved to Porto.', [])).toBe('I moved to Porto.');
     expect(stripInterjections('So far I have read 4 books this year.', [])).toBe(
