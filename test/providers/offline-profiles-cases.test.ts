@@ -129,6 +129,14 @@ describe('offline extractor: profiles', () => {
     ]);
   });
 
+  it('keeps a condition she has, said as what she is or what she has', () => {
+    const out = ruiSays(
+      "FYI: I'm colorblind, so please don't use red and green in charts.",
+      'I have ADHD and I lose track of time.',
+    );
+    expect(itemsOf(out).map(([c]) => c)).toEqual(['health', 'health']);
+  });
+
   it("keeps where she is moving to, her landlord's and her rent's news, and her symptoms", () => {
     const out = ruiSays(
       "I'm moving to Valencia in the autumn.",

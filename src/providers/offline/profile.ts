@@ -85,7 +85,7 @@ const PATTERNS: [ProfileCategory, RegExp][] = [
   ],
   [
     'health',
-    /\bmy (?:doctor|therapist|therapy|health|diagnosis|symptoms|surgery|injury|medication|meds)\b|\b(?:going to|go to|started|attending|attend|in) (?:couples |group )?therapy\b|\bburn(?:t|ed) out\b|\bi(?:'m| am) (?:sick|ill|injured|recovering)\b|\bi (?:broke|hurt|injured|sprained|was diagnosed)\b|\bdiagnosed\b|\b(?:my )?(?:anxiety|depression|migraines?|asthma|diabetes|cholesterol|blood pressure|blood sugar)\b|\b(?:in|into|out of) (?:the )?hospital\b|\bhospitali[sz]ed\b|\b(?:went|go|going|taken|rushed|admitted) (?:\w+ )?to (?:the )?hospital\b|\bmy (?:\w+ )?(?:pediatrician|paediatrician|physio(?:therapist)?|dentist|gp|check-?up)\b|\bseeing a (?:therapist|counsel(?:l)?or|psychiatrist|psychologist|physio(?:therapist)?)\b/,
+    /\bmy (?:doctor|therapist|therapy|health|diagnosis|symptoms|surgery|injury|medication|meds)\b|\b(?:going to|go to|started|attending|attend|in) (?:couples |group )?therapy\b|\bburn(?:t|ed) out\b|\bi(?:'m| am) (?:sick|ill|injured|recovering|colou?r-?blind|deaf|hard of hearing|dyslexic|diabetic|epileptic|asthmatic|autistic|an(?:a)?emic|insomniac)\b|\bi (?:broke|hurt|injured|sprained|was diagnosed)\b|\bdiagnosed\b|\b(?:my )?(?:anxiety|depression|migraines?|asthma|diabetes|cholesterol|blood pressure|blood sugar)\b|\bi have (?:adhd|dyslexia|epilepsy|arthritis|ibs|c(?:o)?eliac|tinnitus|insomnia|eczema|psoriasis|crohn's|lupus)\b|\b(?:in|into|out of) (?:the )?hospital\b|\bhospitali[sz]ed\b|\b(?:went|go|going|taken|rushed|admitted) (?:\w+ )?to (?:the )?hospital\b|\bmy (?:\w+ )?(?:pediatrician|paediatrician|physio(?:therapist)?|dentist|gp|check-?up)\b|\bseeing a (?:therapist|counsel(?:l)?or|psychiatrist|psychologist|physio(?:therapist)?)\b/,
   ],
   [
     'plan',
