@@ -390,7 +390,7 @@ export function splitAsk(raw: string): string[] {
 }
 
 /** An emoji (with its joiners and variation selectors) and the spaces around it. */
-const EMOJI_BREAK = /\s*\p{Extended_Pictographic}[\p{Extended_Pictographic}\u{FE0F}\u{200D}]*\s*/gu;
+const EMOJI_BREAK = /\s*\p{Extended_Pictographic}(?:\p{Extended_Pictographic}|\u{FE0F}|\u{200D})*\s*/gu;
 
 /**
  * What may open a statement before the question trailing it and is no part of it: a
