@@ -251,6 +251,14 @@ describe('offline text: third-person rewriting', () => {
     // "Just me and ..." answers who; "Just got back" drops its subject.
     expect(toThirdPerson('Just me and my partner Luca.', 'Bob', 'Kim').text).not.toMatch(/^Bob just Bob/);
     expect(toThirdPerson('Just got back from Rome.', 'Bob', 'Kim').text).toBe('Bob just got back from Rome.');
+    // "Just" before a thing, not a verb in the past, drops no subject.
+    expect(toThirdPerson('Just penicillin, no food ones.', 'Bob', 'Kim').text).toBe(
+      'Just penicillin, no food ones.',
+    );
+    expect(toThirdPerson('Just coffee for me.', 'Bob', 'Kim').text).not.toMatch(/^Bob just/);
+    expect(toThirdPerson('Just finished my thesis!', 'Bob', 'Kim').text).toBe(
+      "Bob just finished Bob's thesis!",
+    );
     // "and I" after a clause with its own verb opens a clause of the speaker's.
     expect(toThirdPerson('My wife makes $62k and I make about $71k.', 'Bob', null).text).toBe(
       "Bob's wife makes $62k and Bob makes about $71k.",

@@ -520,12 +520,9 @@ function elide(text: string, speaker: string, addressee: string | null): string 
   if (ELLIPTIC_PAST.has(first)) {
     // "Finally, add the salt": an adverb with its comma opens the sentence, no dropped subject.
     if (/^\s*,/.test(rest)) return null;
-    // "Just me and my partner" answers who: no dropped subject before it.
-    if (
-      first === 'just' &&
-      (/^\s+(?:me|us|the|a|an|one|two|three|\d|my|our)\b/i.test(rest) || rest.trimStart().startsWith(speaker))
-    )
-      return null;
+    // "Just me and my partner", "Just penicillin": "just" before no verb in the past answers
+    // who or what, with no dropped subject before it.
+    if (first === 'just' && !JUST_DONE.test(rest)) return null;
     if (first === 'been') return `${speaker} has ${head}`;
     return `${speaker} ${head}`;
   }
@@ -540,6 +537,11 @@ function elide(text: string, speaker: string, addressee: string | null): string 
     return `${speaker} ${head}`;
   return null;
 }
+
+/** A verb in the past after an opening "just" ("Just finished my thesis", "Just got back"). */
+const JUST_DONE = new RegExp(
+  `^\\s+(?:(?:finally|now|really|about)\\s+)?(?:[a-z]{2,}ed|been|${[...ELLIPTIC_PAST].filter((w) => w !== 'just' && !w.endsWith('ed') && !w.endsWith('ly')).join('|')}|came|heard|ran|won|sold|read|wrote|sent|told|began|gave|became|flew|drove|ate|woke|fell|felt|kept|lost|paid|caught|brought|left)\\b`,
+);
 
 /** Words opening an object or a particle after a dropped subject's verb in the past. */
 const PAST_OBJECT =
