@@ -129,6 +129,32 @@ describe('offline extractor: profiles', () => {
     ]);
   });
 
+  it("keeps a short answer to a question about her by the question's kind ('Any allergies?' 'Just penicillin.')", () => {
+    const m = builder();
+    const bot = { sender_id: 'b', sender_name: 'Bot', role: 'assistant' as const };
+    const rui = { sender_id: 'r', sender_name: 'Rui', role: 'user' as const };
+    const out = extract(
+      [
+        m({ ...rui, content: 'Can you plan my meals for the week?' }),
+        m({ ...bot, content: 'Happy to. Do you have any allergies?' }),
+        m({ ...rui, content: 'Just penicillin, no food ones.' }),
+        m({ ...bot, content: 'Noted. And what is your goal?' }),
+        m({ ...rui, content: 'Lose 5 kg before my wedding in August.' }),
+        m({ ...bot, content: 'How many people are you cooking for?' }),
+        m({ ...rui, content: 'Two.' }),
+      ],
+      { humans: ['r'], agents: ['b'] },
+    );
+    const items = itemsOf(out);
+    expect(items).toContainEqual([
+      'allergy',
+      'Asked by Bot "Does Rui have any allergies?", Rui answered: just penicillin, no food ones.',
+    ]);
+    expect(items.map(([c]) => c)).toContain('plan');
+    // A question of no kind ("How many people ...?") files nothing.
+    expect(items.filter(([, d]) => /answered: two/i.test(d as string))).toEqual([]);
+  });
+
   it('keeps a condition she has, said as what she is or what she has', () => {
     const out = ruiSays(
       "FYI: I'm colorblind, so please don't use red and green in charts.",

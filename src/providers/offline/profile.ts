@@ -204,7 +204,11 @@ export function essentials(part: string, category: ProfileCategory): string {
   return last === pieces.length - 1 ? part : pieces.slice(0, last + 1).join(', ');
 }
 
-function explicitInfo(views: readonly MessageView[], helped: boolean): ExplicitInfo[] {
+function explicitInfo(
+  views: readonly MessageView[],
+  helped: boolean,
+  all: readonly MessageView[],
+): ExplicitInfo[] {
   const out: ExplicitInfo[] = [];
   const seen = new Set<string>();
   const perCategory = new Map<string, number>();
@@ -261,8 +265,60 @@ function explicitInfo(views: readonly MessageView[], helped: boolean): ExplicitI
       perCategory.set(category, (perCategory.get(category) ?? 0) + 1);
       out.push({ category, description: text, message_ids: [v.msg.id] });
     }
+    // A short answer to a question about her ("Do you have any allergies?" "Just penicillin."),
+    // by the kind the question asks, unless an item of the message says it already.
+    const answered = shortAnswer(all, all.indexOf(v));
+    if (
+      answered &&
+      (perCategory.get(answered.category) ?? 0) < MAX_PER_CATEGORY &&
+      out.length < MAX_ITEMS &&
+      !out.some((e) => e.message_ids.includes(v.msg.id))
+    ) {
+      const key = answered.description.toLowerCase();
+      if (!seen.has(key)) {
+        seen.add(key);
+        perCategory.set(answered.category, (perCategory.get(answered.category) ?? 0) + 1);
+        out.push({ ...answered, message_ids: [all[all.indexOf(v) - 1]!.msg.id, v.msg.id] });
+      }
+    }
   }
   return out;
+}
+
+/** Words at most in an answer filed by the kind of the question it answers. */
+const SHORT_ANSWER_WORDS = 12;
+
+/**
+ * A human's short answer (its first sentence, at most SHORT_ANSWER_WORDS, no question) to the
+ * question ending the message before it, from someone else, filed by the kind the question
+ * asks of her, read in her own words ("Do you have any allergies?" -> "Do I have any
+ * allergies?": allergy); null when there is none or the question asks no kind.
+ */
+function shortAnswer(
+  views: readonly MessageView[],
+  i: number,
+): { category: ProfileCategory; description: string } | null {
+  const v = views[i]!;
+  const p = views[i - 1];
+  if (!p || p.msg.role === 'tool' || p.msg.sender_id === v.msg.sender_id || v.msg.role !== 'user')
+    return null;
+  const q = p.sentences.filter((s) => !s.filler).at(-1);
+  const a = v.sentences.find((s) => !s.filler);
+  if (!q?.question || !a || a.question || a.core.split(/\s+/).length > SHORT_ANSWER_WORDS) return null;
+  const asked = q.core
+    .replace(/\bare you\b/gi, 'am I')
+    .replace(/\byours\b/gi, 'mine')
+    .replace(/\byour\b/gi, 'my')
+    .replace(/\byou\b/gi, 'I');
+  const category = classify(asked);
+  if (!category) return null;
+  const answer = a.text.replace(/[.!?]+$/, '');
+  return {
+    category,
+    description: terminate(
+      `Asked by ${p.speaker} "${q.text}", ${v.speaker} answered: ${answer.charAt(0).toLowerCase()}${answer.slice(1)}`,
+    ),
+  };
 }
 
 /** "it" / "them" / "this" / "that" as what a clause is about, not a clause's subject ("it is"). */
@@ -415,7 +471,7 @@ export function extractProfiles(
     const name = own[0]?.speaker ?? id;
     out.push({
       user_id: id,
-      explicit_info: explicitInfo(own, helped),
+      explicit_info: explicitInfo(own, helped, views),
       implicit_traits: implicitTraits(name, own),
     });
   }
