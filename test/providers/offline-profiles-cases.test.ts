@@ -155,6 +155,25 @@ describe('offline extractor: profiles', () => {
     expect(items.filter(([, d]) => /answered: two/i.test(d as string))).toEqual([]);
   });
 
+  it('keeps a job started, a wedding ahead, a baby due, volunteering, quitting smoking and surgery', () => {
+    const out = ruiSays(
+      'I started the new job two months ago and I still feel lost.',
+      "We've been together since 2019 and we are finally getting married!",
+      'The baby is due on the 3rd of June.',
+      'Every Tuesday I volunteer at the food bank.',
+      'I quit smoking 6 months ago and I am still craving.',
+      'I had surgery on my knee in February.',
+    );
+    expect(itemsOf(out).map(([c]) => c)).toEqual([
+      'occupation',
+      'relationship',
+      'relationship',
+      'hobby',
+      'health',
+      'health',
+    ]);
+  });
+
   it('keeps a condition she has, said as what she is or what she has', () => {
     const out = ruiSays(
       "FYI: I'm colorblind, so please don't use red and green in charts.",

@@ -48,7 +48,7 @@ const PATTERNS: [ProfileCategory, RegExp][] = [
   [
     'occupation',
     new RegExp(
-      `\\bi (?:currently |now |still |mostly |mainly )?work (?:as|at|for|in|on)\\b|\\bi teach (?:\\w+ )?(?:grade|school|class|classes|kindergarten|preschool|at|in|english|math|maths|science|history|music|art|yoga|piano)\\b|\\bmy (?:job|career|business|employer|startup)\\b|\\bstarted (?:a|my) (?:new )?job\\b|\\b(?:job|position|role|career) as (?:an? )?(?:\\w+ )?(?:${OCCUPATIONS})\\b|\\bi(?:'m| am) (?:an? )?(?:[\\w-]+ ){0,2}(?:${OCCUPATIONS})\\b|\\bi(?:'ve| have) been (?:working|teaching) (?:as|at|for)\\b|\\bi (?:worked|used to work) (?:[\\w-]+ ){0,3}as (?:an? )?\\w|\\bgot (?:a|the|my) (?:new )?job\\b|\\bpromot(?:ed|ion)\\b|\\bi (?:got hired|quit my job|was laid off|retired)\\b|\\bi have (?:\\w+ )?(?:\\d+|one|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty) years? of (?:\\w+ )?experience\\b|\\b(?:i|we) (?:run|own) (?:a|an|my|our) (?:[\\w-]+ ){0,2}(?:business|bakery|shop|store|cafe|café|restaurant|company|firm|startup|studio|practice|salon|farm|agency|clinic|bar|pub|gym|brewery|bookshop|bookstore)\\b`,
+      `\\bi (?:currently |now |still |mostly |mainly )?work (?:as|at|for|in|on)\\b|\\bi teach (?:\\w+ )?(?:grade|school|class|classes|kindergarten|preschool|at|in|english|math|maths|science|history|music|art|yoga|piano)\\b|\\bmy (?:job|career|business|employer|startup)\\b|\\bstarted (?:a|my|the) (?:new )?job\\b|\\b(?:job|position|role|career) as (?:an? )?(?:\\w+ )?(?:${OCCUPATIONS})\\b|\\bi(?:'m| am) (?:an? )?(?:[\\w-]+ ){0,2}(?:${OCCUPATIONS})\\b|\\bi(?:'ve| have) been (?:working|teaching) (?:as|at|for)\\b|\\bi (?:worked|used to work) (?:[\\w-]+ ){0,3}as (?:an? )?\\w|\\bgot (?:a|the|my) (?:new )?job\\b|\\bpromot(?:ed|ion)\\b|\\bi (?:got hired|quit my job|was laid off|retired)\\b|\\bi have (?:\\w+ )?(?:\\d+|one|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty) years? of (?:\\w+ )?experience\\b|\\b(?:i|we) (?:run|own) (?:a|an|my|our) (?:[\\w-]+ ){0,2}(?:business|bakery|shop|store|cafe|café|restaurant|company|firm|startup|studio|practice|salon|farm|agency|clinic|bar|pub|gym|brewery|bookshop|bookstore)\\b`,
     ),
   ],
   // What a job is like (shifts, colleagues, the boss): several at once, where the occupation
@@ -76,7 +76,7 @@ const PATTERNS: [ProfileCategory, RegExp][] = [
     'relationship',
     new RegExp(
       // Not a thing named for them: "my family plan", "my family doctor".
-      `\\b(?:my|our) (?:${RELATIVES})\\b(?! (?:plan|doctor|dentist|car|house|home|business|tree|name|recipe|room|history|account)\\b)|\\bi(?:'m| am) (?:married|single|divorced|engaged|dating|widowed|pregnant)\\b|\\bi have (?:\\w+ )?(?:kids|children|sons?|daughters?|siblings|brothers?|sisters?)\\b|\\bbreak ?up\\b|\\bgot (?:married|engaged|divorced)\\b|\\bbeen married\\b|\\b(?:i'm|i am|we're|we are) expecting (?:a|our|my) (?:\\w+ )?(?:baby|child|son|daughter|twins)\\b`,
+      `\\b(?:my|our) (?:${RELATIVES})\\b(?! (?:plan|doctor|dentist|car|house|home|business|tree|name|recipe|room|history|account)\\b)|\\bi(?:'m| am) (?:married|single|divorced|engaged|dating|widowed|pregnant)\\b|\\bi have (?:\\w+ )?(?:kids|children|sons?|daughters?|siblings|brothers?|sisters?)\\b|\\bbreak ?up\\b|\\b(?:got|getting) (?:married|engaged|divorced)\\b|\\bbeen (?:married|together)\\b|\\b(?:the|our|my) baby is due\\b|\\b(?:i'm|i am|we're|we are) expecting (?:a|our|my) (?:\\w+ )?(?:baby|child|son|daughter|twins)\\b`,
     ),
   ],
   [
@@ -85,7 +85,7 @@ const PATTERNS: [ProfileCategory, RegExp][] = [
   ],
   [
     'health',
-    /\bmy (?:doctor|therapist|therapy|health|diagnosis|symptoms|surgery|injury|medication|meds)\b|\b(?:going to|go to|started|attending|attend|in) (?:couples |group )?therapy\b|\bburn(?:t|ed) out\b|\bi(?:'m| am) (?:sick|ill|injured|recovering|colou?r-?blind|deaf|hard of hearing|dyslexic|diabetic|epileptic|asthmatic|autistic|an(?:a)?emic|insomniac)\b|\bi (?:broke|hurt|injured|sprained|was diagnosed)\b|\bdiagnosed\b|\b(?:my )?(?:anxiety|depression|migraines?|asthma|diabetes|cholesterol|blood pressure|blood sugar)\b|\bi have (?:adhd|dyslexia|epilepsy|arthritis|ibs|c(?:o)?eliac|tinnitus|insomnia|eczema|psoriasis|crohn's|lupus)\b|\b(?:in|into|out of) (?:the )?hospital\b|\bhospitali[sz]ed\b|\b(?:went|go|going|taken|rushed|admitted) (?:\w+ )?to (?:the )?hospital\b|\bmy (?:\w+ )?(?:pediatrician|paediatrician|physio(?:therapist)?|dentist|gp|check-?up)\b|\bseeing a (?:therapist|counsel(?:l)?or|psychiatrist|psychologist|physio(?:therapist)?)\b/,
+    /\bmy (?:doctor|therapist|therapy|health|diagnosis|symptoms|surgery|injury|medication|meds)\b|\b(?:going to|go to|started|attending|attend|in) (?:couples |group )?therapy\b|\bburn(?:t|ed) out\b|\bi(?:'m| am) (?:sick|ill|injured|recovering|colou?r-?blind|deaf|hard of hearing|dyslexic|diabetic|epileptic|asthmatic|autistic|an(?:a)?emic|insomniac)\b|\bi (?:broke|hurt|injured|sprained|was diagnosed)\b|\bi had (?:\w+ )?surgery\b|\bi (?:quit|stopped|gave up) (?:smoking|vaping|drinking)\b|\bdiagnosed\b|\b(?:my )?(?:anxiety|depression|migraines?|asthma|diabetes|cholesterol|blood pressure|blood sugar)\b|\bi have (?:adhd|dyslexia|epilepsy|arthritis|ibs|c(?:o)?eliac|tinnitus|insomnia|eczema|psoriasis|crohn's|lupus)\b|\b(?:in|into|out of) (?:the )?hospital\b|\bhospitali[sz]ed\b|\b(?:went|go|going|taken|rushed|admitted) (?:\w+ )?to (?:the )?hospital\b|\bmy (?:\w+ )?(?:pediatrician|paediatrician|physio(?:therapist)?|dentist|gp|check-?up)\b|\bseeing a (?:therapist|counsel(?:l)?or|psychiatrist|psychologist|physio(?:therapist)?)\b/,
   ],
   [
     'plan',
@@ -95,7 +95,7 @@ const PATTERNS: [ProfileCategory, RegExp][] = [
     'hobby',
     new RegExp(
       [
-        '\\bmy (?:hobby|hobbies|passion|free time|spare time)\\b|\\bin my (?:free|spare) time\\b',
+        '\\bmy (?:hobby|hobbies|passion|free time|spare time)\\b|\\bin my (?:free|spare) time\\b|\\bi (?:\\w+ )?volunteer (?:at|with|for|in)\\b',
         // An activity named by its gerund after a verb of liking or practice ("I enjoy
         // climbing", "we took up sailing", "I go fishing on Sundays").
         "\\b(?:i|we)(?:'ve| have)? (?:\\w+ )?(?:love|like|enjoy|took up|take up|practi[cs]e|go|went) (?!going\\b|being\\b|having\\b|getting\\b|doing\\b|making\\b)[a-z]{3,}ing\\b",
