@@ -341,7 +341,9 @@ export function resolveRelativeDates(text: string, now: number): string {
         /\bthis weekend\b/i.test(match) && dow >= 1 && dow <= 5 && tenseAt(offset, input) === 'past';
       const r = fn(gone ? day - 7 * DAY_MS : day, m);
       const keepPrep = prep !== '' && !['on', 'in', 'at', 'during'].includes(prep);
-      const body = keepPrep ? `${groups[1]} ${r.bare}` : r.phrase;
+      // The subject of its sentence ("Yesterday was our anniversary"): the day itself, no "on".
+      const subject = offset === 0 && /^\s+(?:was|is|will be)\b/i.test(input.slice(offset + match.length));
+      const body = keepPrep ? `${groups[1]} ${r.bare}` : subject ? r.bare : r.phrase;
       return /^[A-Z]/.test(match) && !keepPrep ? body.charAt(0).toUpperCase() + body.slice(1) : body;
     });
   }

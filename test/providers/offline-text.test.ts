@@ -94,6 +94,9 @@ describe('offline text: relative dates', () => {
   it.each([
     ['I went to a chess club yesterday.', MAY_8, 'I went to a chess club on 7 May 2023.'],
     ['Yesterday I ran.', MAY_8, 'On 7 May 2023 I ran.'],
+    // The subject of its sentence: the day itself, no "on".
+    ['Yesterday was our tenth anniversary.', MAY_8, '7 May 2023 was our tenth anniversary.'],
+    ['Tomorrow is my last day at the bakery.', MAY_8, '9 May 2023 is my last day at the bakery.'],
     ['I built that bookshelf last year!', MAY_8, 'I built that bookshelf in 2022!'],
     ['We have known each other since last year.', MAY_8, 'We have known each other since 2022.'],
     ['I fixed the old bike last Saturday.', MAY_25, 'I fixed the old bike on Saturday, 20 May 2023.'],
