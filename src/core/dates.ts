@@ -1,3 +1,4 @@
+import { HOLIDAY_MODIFIED, HOLIDAY_NAMES, holiday, holidayDate } from './holidays.js';
 import { MONTHS, WEEKDAYS as WEEKDAY_NAMES } from './time.js';
 
 /**
@@ -194,6 +195,16 @@ function rules(): Rule[] {
         return { phrase: `on ${bare}`, bare };
       },
     ],
+    // "last Christmas", "this Easter", "next Halloween": the holiday and its date.
+    [
+      new RegExp(`(last|this|next) (${HOLIDAY_NAMES})(?!${HOLIDAY_MODIFIED})`),
+      (t, m) => {
+        const h = holiday(m[3] ?? '');
+        if (!h) return same(m[0] ?? '');
+        const bare = `${h.label}, ${formatDate(holidayDate(h, (m[2] ?? 'this') as 'last' | 'this' | 'next', t))}`;
+        return { phrase: `${h.prep} ${bare}`, bare };
+      },
+    ],
     [
       /(last|this|next) (summer|winter|spring|fall|autumn)/,
       (t, m) => inText(season((m[3] ?? '').toLowerCase(), (m[2] ?? '').toLowerCase(), t)),
@@ -204,7 +215,7 @@ function rules(): Rule[] {
 const RULES: Rule[] = rules().map(([re, fn]) => [new RegExp(`${PREP}\\b${re.source}\\b(?!')`, 'gi'), fn]);
 /** Cheap pre-check: every rule needs one of these expressions. */
 const QUICK = new RegExp(
-  `\\b(?:yesterday|tomorrow|today|tonight|ago|other day|last night|(?:last|this|next|past|coming) (?:week|weekend|month|year|morning|afternoon|evening|summer|winter|spring|fall|autumn|${WEEKDAYS.join('|')})|in \\S+ (?:days?|weeks?))\\b`,
+  `\\b(?:yesterday|tomorrow|today|tonight|ago|other day|last night|(?:last|this|next|past|coming) (?:week|weekend|month|year|morning|afternoon|evening|summer|winter|spring|fall|autumn|${WEEKDAYS.join('|')})|(?:last|this|next) (?:${HOLIDAY_NAMES})|in \\S+ (?:days?|weeks?))\\b`,
   'i',
 );
 const FUTURE = new RegExp(`\\bin ${NUM} (day|week)s?\\b`, 'gi');
@@ -384,6 +395,14 @@ const arrangedDate = (candidates: number[], today: number) => {
   return candidates.find((t) => t >= today) ?? past ?? candidates[0]!;
 };
 
+/** A holiday's name anywhere (the cheap check before HOLIDAY_ALONE). */
+const HOLIDAY_WORD = new RegExp(`\\b(?:${HOLIDAY_NAMES})\\b`, 'i');
+/** A holiday told after a preposition with no date after it ("at Christmas", "on Halloween"). */
+const HOLIDAY_ALONE = new RegExp(
+  `\\b(at|over|for|on|during|since|until|till|before|after|by|around)\\s+(${HOLIDAY_NAMES})\\b(?!['’]|,?\\s+\\d|${HOLIDAY_MODIFIED})`,
+  'gi',
+);
+
 const MONTH_NAMES = MONTHS.join('|');
 /** "March 13th", "March 13" with no year after it. */
 const MONTH_DAY = new RegExp(
@@ -428,7 +447,11 @@ const MONTH_ALONE = new RegExp(
  * schedule is told in the present ("my exam is on January 5th", "a trip in October").
  */
 export function withYears(text: string, now: number): string {
-  if (!/\d|\b[Oo]n [MTWFS][a-z]+day\b|\bweekend\b|\bof the month\b/.test(text) && !MONTH_WORD.test(text))
+  if (
+    !/\d|\b[Oo]n [MTWFS][a-z]+day\b|\bweekend\b|\bof the month\b/.test(text) &&
+    !MONTH_WORD.test(text) &&
+    !HOLIDAY_WORD.test(text)
+  )
     return text;
   const today = dayKey(now);
   const d = new Date(today);
@@ -530,6 +553,21 @@ export function withYears(text: string, now: number): string {
         return /^[A-Z]/.test(match) && !prep ? body.charAt(0).toUpperCase() + body.slice(1) : body;
       }
       return `${match.slice(0, match.length - name.length)}${name} ${year}`;
+    },
+  );
+  // A holiday told alone ("at Christmas", "for Easter", "on Halloween"): the last one in the
+  // past, else the next one from today.
+  out = out.replace(
+    HOLIDAY_ALONE,
+    (match: string, prep: string, name: string, offset: number, input: string) => {
+      const h = holiday(name);
+      if (!h) return match;
+      const dates = [y - 1, y, y + 1].map((yy) => h.date(yy));
+      const at =
+        tenseAt(offset, input) === 'past'
+          ? (dates.filter((t) => t <= today).pop() ?? dates[0]!)
+          : (dates.find((t) => t >= today) ?? dates[2]!);
+      return `${prep} ${h.label}, ${formatDate(at)}`;
     },
   );
   return out.replace(

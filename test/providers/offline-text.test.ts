@@ -94,6 +94,19 @@ describe('offline text: relative dates', () => {
   it.each([
     ['I went to a chess club yesterday.', MAY_8, 'I went to a chess club on 7 May 2023.'],
     ['Yesterday I ran.', MAY_8, 'On 7 May 2023 I ran.'],
+    // A holiday named relative to now: the holiday and its date.
+    [
+      'I broke my wrist skiing last Christmas.',
+      MAY_8,
+      'I broke my wrist skiing at Christmas, 25 December 2022.',
+    ],
+    [
+      'Next Halloween I want a better costume.',
+      MAY_8,
+      'On Halloween, 31 October 2023 I want a better costume.',
+    ],
+    ['We hosted twelve people this Easter.', MAY_8, 'We hosted twelve people at Easter, 9 April 2023.'],
+    ['The last Christmas party was loud.', MAY_8, 'The last Christmas party was loud.'],
     // The subject of its sentence: the day itself, no "on".
     ['Yesterday was our tenth anniversary.', MAY_8, '7 May 2023 was our tenth anniversary.'],
     ['Tomorrow is my last day at the bakery.', MAY_8, '9 May 2023 is my last day at the bakery.'],
@@ -213,6 +226,20 @@ describe('offline text: relative dates', () => {
     ['We booked a cabin by the lake in October.', MAY_8, 'We booked a cabin by the lake in October 2023.'],
     ['I registered for the course in February.', MAY_8, 'I registered for the course in February 2023.'],
     ['We went to the lake in October.', MAY_8, 'We went to the lake in October 2022.'],
+    // A holiday told alone: the last one in the past, else the next.
+    ['We went to my parents at Christmas.', MAY_8, 'We went to my parents at Christmas, 25 December 2022.'],
+    ['What should I cook for Thanksgiving?', MAY_8, 'What should I cook for Thanksgiving, 23 November 2023?'],
+    [
+      'She dressed up as a bat on Halloween.',
+      MAY_8,
+      'She dressed up as a bat on Halloween, 31 October 2022.',
+    ],
+    [
+      'I bought a Christmas tree at the Christmas market.',
+      MAY_8,
+      'I bought a Christmas tree at the Christmas market.',
+    ],
+    ['We got engaged at Christmas 2021.', MAY_8, 'We got engaged at Christmas 2021.'],
     // Not a day: a rank, an attempt, a year already said, "2 of May".
     ['I came 2nd on the 5th attempt.', MAY_8, 'I came 2nd on the 5th attempt.'],
     ['We met on 28 December 2022.', MAY_8, 'We met on 28 December 2022.'],
