@@ -5,7 +5,7 @@
  * November).
  */
 
-/** A holiday's name as written, how it is written resolved, and the preposition it takes. */
+/** How a holiday is written once dated, the preposition it takes, and its date in a year. */
 interface Holiday {
   label: string;
   prep: 'at' | 'on';
@@ -73,8 +73,8 @@ export const HOLIDAY_MODIFIED = String.raw`\s+(?:time|trees?|part(?:y|ies)|dinne
 export const holiday = (name: string): Holiday | undefined => HOLIDAYS[name.toLowerCase().replace(/’/g, "'")];
 
 /**
- * The date of `name` nearest `today` on the side `which` asks: the last one before today, the
- * next one after it, or this year's.
+ * The date of holiday `h` on the side of `today` that `which` asks: the last one before today,
+ * the next one after it, or this year's.
  */
 export function holidayDate(h: Holiday, which: 'last' | 'next' | 'this', today: number): number {
   const y = new Date(today).getUTCFullYear();

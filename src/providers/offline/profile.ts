@@ -6,7 +6,7 @@
  */
 import type { ExplicitInfo, ImplicitTrait, ProfileObservation } from '../../core/ports.js';
 import { BIDDING, type MessageView, withoutRequest } from './analyze.js';
-import { namedRelations } from './facts.js';
+import { lowerFirst, namedRelations } from './facts.js';
 import { ANIMALS, RELATIVES } from './nouns.js';
 import { toThirdPerson } from './rewrite.js';
 import { capitalize, terminate, truncate } from './text.js';
@@ -316,7 +316,7 @@ function shortAnswer(
   return {
     category,
     description: terminate(
-      `Asked by ${p.speaker} "${q.text}", ${v.speaker} answered: ${answer.charAt(0).toLowerCase()}${answer.slice(1)}`,
+      `Asked by ${p.speaker} "${q.text}", ${v.speaker} answered: ${lowerFirst(answer, v.proper)}`,
     ),
   };
 }
