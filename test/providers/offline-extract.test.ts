@@ -1085,8 +1085,11 @@ describe('offline extractor: senders known by a handle alone', () => {
     // After the closing quotation mark she speaks for herself again.
     expect(all).toMatch(/User is too angry to write it well/);
     const bare = bareOut();
-    expect(bare.join(' | ')).toMatch(/User said that your dog barks all night and User starts work at six/);
-    expect(bare.join(' | ')).not.toMatch(/Assistant's dog|asked Assistant to keep/);
+    // Whom it is to, when the request names them ("my message to the neighbour").
+    expect(bare.join(' | ')).toMatch(
+      /User told the neighbour that the neighbour's dog barks all night and User starts work at six/,
+    );
+    expect(bare.join(' | ')).not.toMatch(/Assistant's dog|asked Assistant to keep|your dog/);
   });
   const bareOut = () =>
     chat(

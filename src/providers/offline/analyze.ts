@@ -19,6 +19,7 @@ import {
   opensDraft,
   opensPasted,
   recipient,
+  requestedRecipient,
   splitQuoted,
   TEXT_LEAD,
   unquoted,
@@ -432,6 +433,7 @@ export function analyze(segment: readonly SegmentMessage[], names: Map<string, s
     let draft: Draft | null = null;
     // A quoted text of hers she asks to have edited: its "I" is hers, its "you" its recipient's.
     const editing = msg.role === 'user' && asksToEdit(msg.content);
+    const writtenTo = editing ? requestedRecipient(msg.content, speaker) : null;
     let pasted: Draft | null = null;
     // Whether the person just asked for a text to send: read only for a reply that opens
     // with a greeting (draft.ts opensDraft).
@@ -454,7 +456,7 @@ export function analyze(segment: readonly SegmentMessage[], names: Map<string, s
         draft = draft
           ? recipient(core, draft)
           : opensDraft(raw, addressee, sentences.length === 0, requested);
-      if (editing) pasted = pasted ? recipient(core, pasted) : opensPasted(raw);
+      if (editing) pasted = pasted ? recipient(core, pasted) : opensPasted(raw, writtenTo);
       const question = /\?["')]*$/.test(core);
       const shift = TOPIC_CUE.test(raw.trim());
       const filler =

@@ -53,6 +53,20 @@ const EDIT_REQUEST =
 /** True when a person's message asks to edit a text of hers she pastes (EDIT_REQUEST). */
 export const asksToEdit = (content: string) => EDIT_REQUEST.test(content);
 
+/** Whom the request says the text is to: "this email to my landlord", "my message to the neighbour". */
+const WRITTEN_TO =
+  /\b(?:e-?mail|letter|note|message|text|reply|response|post)s?\s+to\s+(?:(my|our)\s+([a-z]+)|(the\s+[a-z]+)|([A-Z][a-z]+))\b/;
+
+/**
+ * The recipient an edit request names, as a rewrite names them ("User's landlord", "the
+ * neighbour", "Marta"), or null.
+ */
+export function requestedRecipient(content: string, speaker: string): string | null {
+  const m = WRITTEN_TO.exec(content);
+  if (!m) return null;
+  return m[2] ? `${speaker}'s ${m[2]}` : (m[3] ?? m[4] ?? null);
+}
+
 /**
  * A message that pastes a quoted text, cut where the quotation opens after a colon ('... to
  * the neighbour: "Your dog ...') and where it closes before the next sentence ('... Lena" I am
@@ -64,13 +78,14 @@ export const splitQuoted = (sentence: string): string[] =>
 /**
  * The text a sentence of a person's message opens by a quotation mark, when her message asks
  * to edit it (asksToEdit): written by her to whom its salutation names ("Hi Mr Adeyemi, ..."),
- * or to someone unnamed (null); null when the sentence opens no quotation.
+ * else to whom her request names (`requested`: requestedRecipient), else to someone unnamed
+ * (null); null when the sentence opens no quotation.
  */
-export function opensPasted(sentence: string): Draft | null {
+export function opensPasted(sentence: string, requested: string | null = null): Draft | null {
   const text = sentence.trim();
   if (!/^["“]/.test(text)) return null;
   const m = SALUTATION.exec(text.slice(1));
-  return { to: (m?.[1] ?? m?.[2])?.trim() ?? null, quoted: true };
+  return { to: (m?.[1] ?? m?.[2])?.trim() ?? requested, quoted: true };
 }
 
 /** A sentence of a quoted text without its quotation marks. */
