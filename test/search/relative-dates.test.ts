@@ -150,3 +150,46 @@ describe.each(DRIVERS)('a question about this year finds what is dated this year
     );
   });
 });
+
+/**
+ * A holiday named relative to now ("last Christmas") is searched as that holiday's date too
+ * ("25 December 2025"), which a memory may carry without the holiday's name.
+ */
+describe.each(DRIVERS)('a question about last Christmas finds what is dated then [%s]', (driver) => {
+  let f: Fixture;
+  const run = searchOf(() => f);
+  const now = Date.now();
+  const y = new Date(now).getUTCFullYear();
+  // The last Christmas before today (on Christmas Day itself, the year before's).
+  const today = Date.UTC(y, new Date(now).getUTCMonth(), new Date(now).getUTCDate());
+  const last = Date.UTC(y, 11, 25) < today ? y : y - 1;
+
+  beforeAll(async () => {
+    f = await openFixture(driver);
+    await seedEpisode(f, {
+      owners: ['zoe'],
+      ts: now - 3 * DAY,
+      subject: 'a trip',
+      facts: [`Zoe went skiing in the Alps with her brother on 25 December ${last}.`],
+    });
+    // shorter, so it ranks first on the question's own words alone
+    await seedEpisode(f, {
+      owners: ['zoe'],
+      ts: now - 2 * DAY,
+      subject: 'a plan',
+      facts: ['Zoe went skiing once.'],
+    });
+  });
+  afterAll(() => f.database.drop());
+
+  it('keyword: "Where did Zoe go skiing last Christmas?" finds the trip dated then', async () => {
+    const r = await run({
+      user_id: 'zoe',
+      query: 'Where did Zoe go skiing last Christmas?',
+      method: 'keyword',
+    });
+    expect(r.episodes[0]!.atomic_facts[0]!.content).toMatch(/in the Alps/);
+    const plain = await run({ user_id: 'zoe', query: 'Where did Zoe go skiing?', method: 'keyword' });
+    expect(plain.episodes[0]!.atomic_facts[0]!.content).toBe('Zoe went skiing once.');
+  });
+});
