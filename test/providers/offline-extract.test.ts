@@ -1066,17 +1066,9 @@ describe('offline extractor: senders known by a handle alone', () => {
   });
 
   it('says a text the person pastes to be edited as written by her to its recipient, not to the assistant', () => {
-    const out = chat(
-      [
-        [
-          'u-42',
-          'user',
-          'Can you make this email to my landlord more polite? "Hi Mr Adeyemi, the heating in flat 2C has been off since Friday and I work from home. Please send someone today. Thanks, Lena" I am too angry to write it well.',
-        ],
-      ],
-      ['u-42'],
-    ).episode.facts.map((f) => f.content);
-    const all = out.join(' | ');
+    const all = userFacts(
+      'Can you make this email to my landlord more polite? "Hi Mr Adeyemi, the heating in flat 2C has been off since Friday and I work from home. Please send someone today. Thanks, Lena" I am too angry to write it well.',
+    ).join(' | ');
     expect(all).toMatch(
       /User said that the heating in flat 2C has been off since Friday.* and User works from home/,
     );
@@ -1084,25 +1076,15 @@ describe('offline extractor: senders known by a handle alone', () => {
     expect(all).not.toMatch(/Hi Mr Adeyemi|asked Assistant to send|"/);
     // After the closing quotation mark she speaks for herself again.
     expect(all).toMatch(/User is too angry to write it well/);
-    const bare = bareOut();
+    const bare = userFacts(
+      'Please proofread my message to the neighbour: "Your dog barks all night and I start work at six. Keep him inside after ten."',
+    );
     // Whom it is to, when the request names them ("my message to the neighbour").
     expect(bare.join(' | ')).toMatch(
       /User told the neighbour that the neighbour's dog barks all night and User starts work at six/,
     );
     expect(bare.join(' | ')).not.toMatch(/Assistant's dog|asked Assistant to keep|your dog/);
   });
-  const bareOut = () =>
-    chat(
-      [
-        [
-          'u-42',
-          'user',
-          'Please proofread my message to the neighbour: "Your dog barks all night and I start work at six. Keep him inside after ten."',
-        ],
-      ],
-      ['u-42'],
-    ).episode.facts.map((f) => f.content);
-
   it('keeps pets named by their breed, and says a dated sentence without "said that"', () => {
     const out = chat(
       [
