@@ -212,6 +212,17 @@ function explicitInfo(
   const out: ExplicitInfo[] = [];
   const seen = new Set<string>();
   const perCategory = new Map<string, number>();
+  /** Whether an item of `category` still fits (MAX_PER_CATEGORY, MAX_ITEMS). */
+  const room = (category: string) =>
+    (perCategory.get(category) ?? 0) < MAX_PER_CATEGORY && out.length < MAX_ITEMS;
+  /** Keeps an item unless one of the same description is kept already. */
+  const keep = (item: ExplicitInfo) => {
+    const key = item.description.toLowerCase();
+    if (seen.has(key)) return;
+    seen.add(key);
+    perCategory.set(item.category, (perCategory.get(item.category) ?? 0) + 1);
+    out.push(item);
+  };
   for (const v of views) {
     for (const s of v.sentences) {
       if (s.filler || s.attachedTo >= 0) continue;
@@ -228,8 +239,7 @@ function explicitInfo(
           : (classify(part) ??
             classifyNote(part) ??
             (parts.length === 1 ? classifyElliptic(s, v.speaker) : null));
-        if (!category || (perCategory.get(category) ?? 0) >= MAX_PER_CATEGORY || out.length >= MAX_ITEMS)
-          continue;
+        if (!category || !room(category)) continue;
         // A plan or a liking of "it" / "them" says nothing on its own ("I want to understand it
         // for a savings plan", "I'd love to use them to volunteer").
         if ((category === 'plan' || category === 'preference') && !rule && OBJECT_PRONOUN.test(part))
@@ -241,46 +251,27 @@ function explicitInfo(
             ? toThirdPerson(kept, v.speaker, v.addressee).text
             : s.text);
         const description = terminate(truncate(text.replace(/\s+/g, ' ').replace(/!+/g, '.'), 300));
-        const key = description.toLowerCase();
-        if (seen.has(key)) continue;
-        seen.add(key);
-        perCategory.set(category, (perCategory.get(category) ?? 0) + 1);
-        out.push({ category, description, message_ids: [v.msg.id] });
+        keep({ category, description, message_ids: [v.msg.id] });
       }
     }
     // Someone of her life named in passing ("a surprise dinner for my wife Hannah", filed as a
     // plan): the relation and the name, unless an item of the message names them already.
     for (const { text, name, pet } of namedRelations(v)) {
       const category = pet ? 'pet' : 'relationship';
-      const key = text.toLowerCase();
-      if (seen.has(key) || (perCategory.get(category) ?? 0) >= MAX_PER_CATEGORY || out.length >= MAX_ITEMS)
-        continue;
       if (
+        !room(category) ||
         out.some(
           (e) => e.category === category && e.message_ids.includes(v.msg.id) && e.description.includes(name),
         )
       )
         continue;
-      seen.add(key);
-      perCategory.set(category, (perCategory.get(category) ?? 0) + 1);
-      out.push({ category, description: text, message_ids: [v.msg.id] });
+      keep({ category, description: text, message_ids: [v.msg.id] });
     }
     // A short answer to a question about her ("Do you have any allergies?" "Just penicillin."),
     // by the kind the question asks, unless an item of the message says it already.
     const answered = shortAnswer(all, all.indexOf(v));
-    if (
-      answered &&
-      (perCategory.get(answered.category) ?? 0) < MAX_PER_CATEGORY &&
-      out.length < MAX_ITEMS &&
-      !out.some((e) => e.message_ids.includes(v.msg.id))
-    ) {
-      const key = answered.description.toLowerCase();
-      if (!seen.has(key)) {
-        seen.add(key);
-        perCategory.set(answered.category, (perCategory.get(answered.category) ?? 0) + 1);
-        out.push({ ...answered, message_ids: [all[all.indexOf(v) - 1]!.msg.id, v.msg.id] });
-      }
-    }
+    if (answered && room(answered.category) && !out.some((e) => e.message_ids.includes(v.msg.id)))
+      keep(answered);
   }
   return out;
 }
@@ -292,12 +283,10 @@ const SHORT_ANSWER_WORDS = 12;
  * A human's short answer (its first sentence, at most SHORT_ANSWER_WORDS, no question) to the
  * question ending the message before it, from someone else, filed by the kind the question
  * asks of her, read in her own words ("Do you have any allergies?" -> "Do I have any
- * allergies?": allergy); null when there is none or the question asks no kind.
+ * allergies?": allergy), resting on both messages; null when there is none or the question
+ * asks no kind.
  */
-function shortAnswer(
-  views: readonly MessageView[],
-  i: number,
-): { category: ProfileCategory; description: string } | null {
+function shortAnswer(views: readonly MessageView[], i: number): ExplicitInfo | null {
   const v = views[i]!;
   const p = views[i - 1];
   if (!p || p.msg.role === 'tool' || p.msg.sender_id === v.msg.sender_id || v.msg.role !== 'user')
@@ -318,6 +307,7 @@ function shortAnswer(
     description: terminate(
       `Asked by ${p.speaker} "${q.text}", ${v.speaker} answered: ${lowerFirst(answer, v.proper)}`,
     ),
+    message_ids: [p.msg.id, v.msg.id],
   };
 }
 
