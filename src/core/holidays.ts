@@ -67,7 +67,7 @@ export const HOLIDAY_NAMES = Object.keys(HOLIDAYS)
  * A holiday's name used as a modifier ("the Christmas party", "Easter eggs", "Halloween
  * costume"): no date. As a pattern source, for a negative lookahead after the name.
  */
-export const HOLIDAY_MODIFIED = String.raw`\s+(?:time|trees?|part(?:y|ies)|dinners?|lunch(?:es)?|markets?|cards?|presents?|gifts?|lights|break|holidays?|shopping|songs?|music|movies?|films?|jumpers?|sweaters?|costumes?|candy|eggs?|bunny|weekend|season|period|vacation|market|fair|play|concert|show|special|sale|menu|decorations?)\b`;
+export const HOLIDAY_MODIFIED = String.raw`\s+(?:time|trees?|part(?:y|ies)|dinners?|lunch(?:es)?|markets?|cards?|presents?|gifts?|lights|break|holidays?|shopping|songs?|music|movies?|films?|jumpers?|sweaters?|costumes?|candy|eggs?|bunny|weekend|season|period|vacation|fair|play|concert|show|special|sale|menu|decorations?)\b`;
 
 /** The holiday a name stands for (any case, either apostrophe). */
 export const holiday = (name: string): Holiday | undefined => HOLIDAYS[name.toLowerCase().replace(/’/g, "'")];

@@ -33,6 +33,11 @@ const SUBJECT = /^Subject:\s+\S/;
 /** "Dear ...,", or "Hi / Hello / Hey <Name>,"; whom it names in group 1 (after "Dear") or 2. */
 const SALUTATION =
   /^(?:[Dd]ear\s+([^,:\n]{1,40}?)|(?:Hi|Hello|Hey|Greetings)\s+((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2}))\s*[,:]/;
+/** Whom a salutation opening `text` names ("Ms. Okonkwo", "Mr Adeyemi"), or undefined. */
+function salutee(text: string): string | undefined {
+  const m = SALUTATION.exec(text);
+  return (m?.[1] ?? m?.[2])?.trim();
+}
 const SIGN_OFF =
   /^(?:(?:best|kind|warm|warmest)(?:\s+(?:regards|wishes))?|regards|sincerely(?:\s+yours)?|yours(?:\s+(?:truly|sincerely|faithfully))?|thanks|many thanks|thank you|cheers|all the best|warmly|respectfully)\s*,?\s*(?:\p{Lu}[\p{L}'-]*(?:\s+\p{Lu}[\p{L}'-]*)?)?\s*["”]?\s*$/iu;
 
@@ -84,8 +89,7 @@ export const splitQuoted = (sentence: string): string[] =>
 export function opensPasted(sentence: string, requested: string | null = null): Draft | null {
   const text = sentence.trim();
   if (!/^["“]/.test(text)) return null;
-  const m = SALUTATION.exec(text.slice(1));
-  return { to: (m?.[1] ?? m?.[2])?.trim() ?? requested, quoted: true };
+  return { to: salutee(text.slice(1)) ?? requested, quoted: true };
 }
 
 /** A sentence of a quoted text without its quotation marks. */
@@ -124,8 +128,7 @@ export function opensDraft(
 /** The recipient a salutation within an open draft names ("Dear Ms. Okonkwo," after the subject line). */
 export function recipient(sentence: string, draft: Draft): Draft {
   if (draft.to) return draft;
-  const m = SALUTATION.exec(sentence);
-  return { to: (m?.[1] ?? m?.[2])?.trim() ?? null, quoted: draft.quoted };
+  return { to: salutee(sentence) ?? null, quoted: draft.quoted };
 }
 
 /** True for the sign-off that closes a draft ("Best regards,"). */
