@@ -380,6 +380,67 @@ describe('offline extractor: facts', () => {
     expect(items).toEqual(expect.arrayContaining(['allergy', 'pet']));
   });
 
+  it('keeps what she tells after her question in the same sentence, and the question the reply answers', () => {
+    const msg = builder();
+    const ines = { sender_id: 'u', sender_name: 'Ines', role: 'user' as const };
+    const bot = { sender_id: 'bot', sender_name: 'Bot', role: 'assistant' as const };
+    const seg = [
+      msg({
+        ...ines,
+        content:
+          "Can you help me plan a birthday party for my son Leo, he's turning 6 on the 14th of June and loves dinosaurs?",
+      }),
+      msg({ ...bot, content: 'A dinosaur dig in the garden with plastic bones is always a hit.' }),
+      msg({
+        ...ines,
+        content:
+          'I take metformin for type 2 diabetes and I was wondering if I can have a glass of wine at dinner?',
+      }),
+      msg({
+        ...bot,
+        content: 'One glass with food is usually fine on metformin, but check with your doctor.',
+      }),
+      // a clause that comments on the question tells nothing
+      msg({ ...ines, content: 'How far is the station from the harbour, I mean on foot?' }),
+    ];
+    const x = extract(seg, { humans: ['u'], agents: ['bot'] });
+    const facts = x.episode.facts.map((f) => f.content);
+    expect(facts).toContain("Ines's son Leo is turning 6 on 14 June 2024 and loves dinosaurs.");
+    expect(facts).toContainEqual(
+      expect.stringMatching(
+        /^Asked by Ines "Can Bot help Ines plan a birthday party for Ines's son Leo\?", Bot answered/,
+      ),
+    );
+    expect(facts).toContain('Ines takes metformin for type 2 diabetes.');
+    expect(facts).toContainEqual(
+      expect.stringMatching(/^Asked by Ines "Ines was wondering if Ines can have a glass/),
+    );
+    expect(facts.some((f) => /Ines means/.test(f))).toBe(false);
+    const items = x.profiles[0]?.explicit_info.map((i) => i.category);
+    expect(items).toEqual(expect.arrayContaining(['health', 'relationship']));
+  });
+
+  it('reads "Quick one:" as a label of the talk and a pronoun inside a hyphenated word as part of it', () => {
+    const msg = builder();
+    const ines = { sender_id: 'u', sender_name: 'Ines', role: 'user' as const };
+    const seg = [
+      msg({
+        ...ines,
+        content: "Quick one: I've been doing yoga three times a week since the start of March.",
+      }),
+      msg({ ...ines, content: 'Now I need to write a thank-you note to my aunt and get some me-time.' }),
+      msg({
+        sender_id: 'bot',
+        sender_name: 'Bot',
+        role: 'assistant',
+        content: 'A short handwritten note is best.',
+      }),
+    ];
+    const facts = extract(seg, { humans: ['u'], agents: ['bot'] }).episode.facts.map((f) => f.content);
+    expect(facts).toContain('Ines has been doing yoga three times a week since the start of March.');
+    expect(facts).toContain("Now Ines needs to write a thank-you note to Ines's aunt and get some me-time.");
+  });
+
   it("reads an assistant's Markdown as plain text", () => {
     const msg = builder();
     const seg = [

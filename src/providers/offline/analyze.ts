@@ -68,6 +68,11 @@ export interface Sentence {
    * wrote it to, null when it names no one; undefined for any other sentence.
    */
   recipient?: string | null;
+  /**
+   * Told after a question in the same sentence ("Can you plan a party for my son, he's turning
+   * 6?"): the question before it is still the one the reply answers.
+   */
+  withAsk?: boolean;
 }
 
 export interface MessageView {
@@ -232,9 +237,12 @@ export const BIDDING = new RegExp(
 /** A template's blank left for the person ("[Your Name]", "[Company]"). */
 const PLACEHOLDER = /^\[[^\]]{1,40}\]$/;
 
-/** A label that says how the rest is meant, not what it is about ("Quick context:", "FYI:"). */
+/**
+ * A label that says how the rest is meant, not what it is about ("Quick context:", "FYI:",
+ * "Quick one:").
+ */
 const TALK_LABEL =
-  /^(?:(?:quick|brief|short|small|side|some|just an?|an?|one more|final|important)\s+)?(?:context|note|notes|update|reminder|background|fyi|ps|p\.s\.|btw|edit|tl;?dr|heads[- ]up|info|summary|recap|question|thought|idea|warning|correction|aside)\s*:\s+(?=\S)/i;
+  /^(?:(?:(?:quick|brief|short|small|side|some|just an?|an?|one more|final|important)\s+)?(?:context|note|notes|update|reminder|background|fyi|ps|p\.s\.|btw|edit|tl;?dr|heads[- ]up|info|summary|recap|question|q|thought|idea|warning|correction|aside)|(?:quick|random|silly|small|another|last|one more|easy)\s+one)\s*:\s+(?=\S)/i;
 /** "Random q but ...", "Unrelated, but ...", "Quick question - ...": an aside's announcement. */
 const ASIDE =
   /^(?:(?:totally|completely|kinda|slightly)\s+)?(?:random|quick|unrelated|off[- ]topic)(?:\s+(?:q|question|thing))?\s*(?:[,:]\s*(?:but\s+)?|\s+but\s+|\s+-+\s+)(?=\S)/i;
@@ -375,7 +383,7 @@ const TRAILING_ASK =
  * question. Taken whole, the question mark made the statement a question, and what she said
  * of herself was kept only inside the question she asked.
  */
-export function splitAsk(raw: string): string[] {
+export function splitAsk(raw: string, told?: Set<string>): string[] {
   // Only a sentence ending in a question mark, and of a length a person writes in one go (the
   // pattern backtracks over the sentence: a run-on paste of any size is read whole).
   if (raw.length > ASK_MAX_CHARS || !/\?["')\]]*$/.test(raw)) return [raw];
@@ -386,8 +394,50 @@ export function splitAsk(raw: string): string[] {
   // matters but ...", "lol ...".
   const head = m?.[1]?.replace(HEAD_LEAD, '');
   if (!head || !ask || head.includes('?') || !FIRST_PERSON_OPENING.test(head) || head.split(/\s+/).length < 3)
-    return [raw];
+    return tellsAfter(raw, told);
   return [`${capitalize(head.replace(/[,;:]+$/, ''))}.`, capitalize(ask)];
+}
+
+/** A question, a comma, and a clause with a subject of its own to the end of the sentence. */
+const LEADING_ASK =
+  /^((?:(?:so|and|but|also|ok|okay)[,!]?\s+)?(?:what|what's|which|how|where|when|who|why|can|could|would|will|do|does|did|should|any)\b[^,;?]*?)\s*[,;]\s+(?:(?:and|but|since|as|because|cause|cuz)\s+)?((?:i|i'm|i've|we|we're|we've|he|he's|she|she's|they|they're|my|our)\b[^,;?]*?)\s*\?["')\]]*$/i;
+/** A clause that comments on the question rather than tells anything ("I mean", "I guess"). */
+const ASIDE_CLAUSE = /^i (?:mean|guess|think|wonder|suppose|bet|hope|know|reckon|feel like)\b/i;
+/** A statement joined to the question she asks through "and I was wondering if ...". */
+const WONDER_ASK =
+  /^(.*\S),?\s+(?:and|but|so)\s+((?:i was|i'm|i am|i've been|just) wondering\b[^?]*\?["')\]]*)$/i;
+
+/**
+ * The other order: a question and then what she tells with it, in one sentence ("Can you
+ * help me plan a party for my son Leo, he's turning 6 on 14 June?", "What's a good gift for
+ * my wife, she's really into pottery?", "I take metformin and I was wondering if I can drink
+ * at the wedding?"). The statement is a sentence of its own after the question; what it
+ * tells of her son or her health had been kept only inside the question.
+ */
+function tellsAfter(raw: string, told?: Set<string>): string[] {
+  const lead = LEADING_ASK.exec(raw);
+  if (
+    lead?.[1] &&
+    lead[2] &&
+    !ASIDE_CLAUSE.test(lead[2]) &&
+    lead[1].split(/\s+/).length >= 3 &&
+    lead[2].split(/\s+/).length >= 3
+  ) {
+    const statement = `${capitalize(lead[2])}.`;
+    told?.add(statement);
+    return [`${capitalize(lead[1])}?`, statement];
+  }
+  const wonder = WONDER_ASK.exec(raw);
+  const head = wonder?.[1]?.replace(HEAD_LEAD, '');
+  if (
+    wonder?.[2] &&
+    head &&
+    !/[?]/.test(head) &&
+    FIRST_PERSON_OPENING.test(head) &&
+    head.split(/\s+/).length >= 3
+  )
+    return [`${capitalize(head.replace(/[,;:]+$/, ''))}.`, capitalize(wonder[2])];
+  return [raw];
 }
 
 /** An emoji (with its joiners and variation selectors) and the spaces around it. */
@@ -435,6 +485,7 @@ export function analyze(segment: readonly SegmentMessage[], names: Map<string, s
     const editing = msg.role === 'user' && asksToEdit(msg.content);
     const writtenTo = editing ? requestedRecipient(msg.content, speaker) : null;
     let pasted: Draft | null = null;
+    const told = new Set<string>();
     // Whether the person just asked for a text to send: read only for a reply that opens
     // with a greeting (draft.ts opensDraft).
     const requested = () => {
@@ -446,7 +497,7 @@ export function analyze(segment: readonly SegmentMessage[], names: Map<string, s
       .map((t) => markQuestion(unshout(t)))
       .flatMap(splitRole)
       .flatMap((t) => (editing ? splitQuoted(t) : [t]))
-      .flatMap(splitAsk)) {
+      .flatMap((t) => splitAsk(t, told))) {
       const plain = capitalize(
         withYears(resolveRelativeDates(stripInterjections(raw, forms), msg.timestamp), msg.timestamp),
       );
@@ -491,6 +542,7 @@ export function analyze(segment: readonly SegmentMessage[], names: Map<string, s
         note: undefined,
         draft: drafted,
         ...inPasted,
+        ...(told.has(raw) ? { withAsk: true } : {}),
       };
       labelled.push(!question && FIELD.test(core));
       const prev = sentences[sentences.length - 1];

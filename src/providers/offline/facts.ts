@@ -221,7 +221,8 @@ function precedingQuestion(
     const said = p.sentences.filter((s) => !s.filler);
     const at = said.findLastIndex((s) => s.question);
     const last = said[at];
-    const after = said.slice(at + 1);
+    // What she told in the question's own sentence ("..., he's turning 6?") comes after it.
+    const after = said.slice(at + 1).filter((s) => !s.withAsk);
     // A remark after it leaves only a question of some substance to answer ("New shoes?
     // Nice." asks too little to stand for the reply).
     const stems = last ? contentStems(last.core).length : 0;

@@ -305,6 +305,15 @@ export function toThirdPerson(sentence: string, speaker: string, addressee: stri
       out.push(raw);
       continue;
     }
+    // A pronoun inside a hyphenated word is part of that word ("a thank-you note",
+    // "do-it-yourself", "some me-time", "the I-95").
+    if (
+      ((parts[i - 1] === '-' && isWord(i - 2)) || (parts[i + 1] === '-' && isWord(i + 2))) &&
+      PRONOUN.test(raw)
+    ) {
+      out.push(raw);
+      continue;
+    }
     // A lowercase "i" in a sentence of code is a variable ("while i < 10: print(i)").
     if (raw === 'i' && codeI) {
       out.push(raw);
