@@ -10,7 +10,8 @@ import { type Fixture, HOUR, openFixture, searchOf, seedEpisode, T0 } from './se
  * - a word for the same thing (SAME): "my father" asked, "my dad" told; a wedding, "got
  *   married"; a dog, a puppy;
  * - a meal or a diet asked for brings what one does not eat ("dietary restrictions", lactose); a book asked about, a novel; an
- *   instrument, a guitar; a degree, a master's; what one earns, a salary; a room, the kitchen.
+ *   instrument, a guitar; a degree, a master's; what one earns, a salary; a room, the kitchen;
+ *   a season, its months.
  */
 describe.each(DRIVERS)('a kind asked about finds its instance [%s]', (driver) => {
   let f: Fixture;
@@ -96,6 +97,11 @@ describe.each(DRIVERS)('a kind asked about finds its instance [%s]', (driver) =>
     ]);
     // the portrait, shorter, ranks first on the question's own words alone
     await seedFacts('vera', 50, ['Vera painted the kitchen dark blue.', 'Vera painted a portrait.']);
+    await seedFacts('omar', 60, [
+      'Omar drove to the Alps with the kids in July 2025.',
+      'Omar went to the dentist for a filling.',
+      'Omar and the kids went skating in January.',
+    ]);
   });
   afterAll(() => f.database.drop());
 
@@ -145,6 +151,12 @@ describe.each(DRIVERS)('a kind asked about finds its instance [%s]', (driver) =>
     it(`${method}: "Which rooms did I paint?" finds the kitchen she painted`, async () => {
       const r = await run({ user_id: 'vera', query: 'Which rooms did I paint?', method });
       expect(r.episodes[0]!.atomic_facts[0]!.content).toMatch(/painted the kitchen/);
+    });
+    it(`${method}: a season asked about finds what its months hold`, async () => {
+      const summer = await run({ user_id: 'omar', query: 'Where did we go in the summer?', method });
+      expect(summer.episodes[0]!.atomic_facts[0]!.content).toMatch(/Alps .* July/);
+      const winter = await run({ user_id: 'omar', query: 'What did the kids do last winter?', method });
+      expect(winter.episodes[0]!.atomic_facts[0]!.content).toMatch(/skating in January/);
     });
     it(`${method}: "Where does my father live?" finds where her dad lives`, async () => {
       const r = await run({ user_id: 'noor', query: 'Where does my father live?', method });

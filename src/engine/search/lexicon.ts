@@ -70,6 +70,12 @@ const KINDS: readonly (readonly [string, string, string?])[] = [
     'room rooms',
     'kitchen kitchens bathroom bathrooms bedroom bedrooms hallway hallways lounge garage attic loft basement cellar nursery conservatory',
   ],
+  // A season asked about, the months a memory dates its events by ("in the summer": "drove to
+  // the Alps in July 2025"), the northern hemisphere's. Not "spring" and "fall", which are other
+  // words as often, nor "may", a verb.
+  ['summer summers summertime', 'june july august'],
+  ['autumn autumns', 'september october november'],
+  ['winter winters wintertime', 'december january february'],
   // Not "keyboard" (a computer's) nor "bass" (a fish): seldom an instrument's only word.
   [
     'instrument instruments',
