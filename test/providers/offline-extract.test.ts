@@ -420,6 +420,29 @@ describe('offline extractor: facts', () => {
     expect(items).toEqual(expect.arrayContaining(['health', 'relationship']));
   });
 
+  it('drops the frames that announce a statement ("So here\'s the situation:", "The thing is,", "Scratch that"), keeps what an update is about', () => {
+    const msg = builder();
+    const ines = { sender_id: 'u', sender_name: 'Ines', role: 'user' as const };
+    const seg = [
+      msg({ ...ines, content: "So here's the situation: my team at work just got cut from 8 people to 5." }),
+      msg({ ...ines, content: "The thing is, my landlord still hasn't fixed the boiler after 3 weeks." }),
+      msg({ ...ines, content: 'Actually, scratch that — the picnic is on the 20th of April, not the 13th.' }),
+      msg({ ...ines, content: 'Update on the job hunt: I got an offer from the hospital in Bristol!' }),
+      msg({
+        ...ines,
+        content: 'Now I want to host a housewarming for about 20 people, any easy menu ideas?',
+      }),
+    ];
+    const facts = extract(seg, { humans: ['u'], agents: [] }).episode.facts.map((f) => f.content);
+    expect(facts).toContain("Ines's team at work just got cut from 8 people to 5.");
+    expect(facts).toContain("Ines's landlord still hasn't fixed the boiler after 3 weeks.");
+    expect(facts).toContainEqual(
+      expect.stringMatching(/^(?:Ines said that )?the picnic is on 20 April 2024, not/i),
+    );
+    expect(facts).toContain('About the job hunt, Ines got an offer from the hospital in Bristol.');
+    expect(facts).toContain('Now Ines wants to host a housewarming for about 20 people.');
+  });
+
   it('reads "Quick one:" as a label of the talk and a pronoun inside a hyphenated word as part of it', () => {
     const msg = builder();
     const ines = { sender_id: 'u', sender_name: 'Ines', role: 'user' as const };

@@ -193,7 +193,7 @@ function namePatterns(names: readonly string[]): NamePatterns {
  * tell you about my trip" stays.
  */
 const FRAME =
-  /^(?:i(?: |'ve |'d )(?:should|must|have to|need to|want to|wanted to|just wanted to|forgot to|meant to|(?:have )?been meaning to|thought i'd|figured i'd|like to) (?:also |probably |quickly |just |first )?(?:mention|tell you|say|add|let you know|point out|note|ask(?: you)?)|just so you know|for (?:the record|context|reference|what it's worth)|(?:a )?(?:quick )?heads[- ]up|fun fact|keep in mind|(?:please )?(?:remember|note|don't forget)|as i (?:said|mentioned)(?: (?:before|earlier))?|honestly|actually|seriously|frankly|basically|truthfully|to be (?:honest|fair)|tbh|in fact)(?: that)?[,:]?\s+(?=(?:i|i'm|i've|i'd|i'll|my|we|we're|we've|our|the|a|an|he|she|they|it's|there's)\b)/i;
+  /^(?:i(?: |'ve |'d )(?:should|must|have to|need to|want to|wanted to|just wanted to|forgot to|meant to|(?:have )?been meaning to|thought i'd|figured i'd|like to) (?:also |probably |quickly |just |first )?(?:mention|tell you|say|add|let you know|point out|note|ask(?: you)?)|just so you know|for (?:the record|context|reference|what it's worth)|(?:a )?(?:quick )?heads[- ]up|fun fact|keep in mind|(?:please )?(?:remember|note|don't forget)|as i (?:said|mentioned)(?: (?:before|earlier))?|honestly|actually|seriously|frankly|basically|truthfully|to be (?:honest|fair)|tbh|in fact|the (?:thing|problem|issue|catch) is|(?:actually,? )?scratch that,?(?: \u2014| \u2013| -)?)(?: that)?[,:]?\s+(?=(?:i|i'm|i've|i'd|i'll|my|we|we're|we've|our|the|a|an|he|she|they|it's|there's)\b)/i;
 
 /**
  * Verbs of advice that bid only with an object after them ("Keep a diary", "Ice your knees",
@@ -239,10 +239,13 @@ const PLACEHOLDER = /^\[[^\]]{1,40}\]$/;
 
 /**
  * A label that says how the rest is meant, not what it is about ("Quick context:", "FYI:",
- * "Quick one:").
+ * "Quick one:", "Here's the situation:").
  */
 const TALK_LABEL =
-  /^(?:(?:(?:quick|brief|short|small|side|some|just an?|an?|one more|final|important)\s+)?(?:context|note|notes|update|reminder|background|fyi|ps|p\.s\.|btw|edit|tl;?dr|heads[- ]up|info|summary|recap|question|q|thought|idea|warning|correction|aside)|(?:quick|random|silly|small|another|last|one more|easy)\s+one)\s*:\s+(?=\S)/i;
+  /^(?:(?:(?:quick|brief|short|small|side|some|just an?|an?|one more|final|important)\s+)?(?:context|note|notes|update|reminder|background|fyi|ps|p\.s\.|btw|edit|tl;?dr|heads[- ]up|info|summary|recap|question|q|thought|idea|warning|correction|aside)|(?:quick|random|silly|small|another|last|one more|easy)\s+one|here(?:'s| is) (?:the|my) (?:situation|thing|deal|story|problem|background|context))\s*:\s+(?=\S)/i;
+/** "Update on ...:", "News about ...:" and what the news is about ("Update on the job hunt: ..."). */
+const UPDATE_ON =
+  /^(?:(?:quick|small|big|an?|some|latest|another)\s+)?(?:update|news)\s+(?:on|about|re|regarding)\s+([^:.!?,]{1,40}):\s+(?=\S)/i;
 /** "Random q but ...", "Unrelated, but ...", "Quick question - ...": an aside's announcement. */
 const ASIDE =
   /^(?:(?:totally|completely|kinda|slightly)\s+)?(?:random|quick|unrelated|off[- ]topic)(?:\s+(?:q|question|thing))?\s*(?:[,:]\s*(?:but\s+)?|\s+but\s+|\s+-+\s+)(?=\S)/i;
@@ -277,6 +280,8 @@ export function stripInterjections(sentence: string, names: readonly string[]): 
       // A leading label of the talk itself: "Quick context: ...", "FYI: ...", "Update: ..."
       // (a note's "Deadline: 30 June" keeps its label: FIELD).
       .replace(TALK_LABEL, '')
+      // "Update on the job hunt: I got an offer": what it is about stays ("About the job hunt, ...").
+      .replace(UPDATE_ON, (_m, topic: string) => `About ${topic}, `)
       .replace(ASIDE, '')
       // "Good news, I got the job": how the news is taken, not what it is.
       .replace(NEWS, '')
@@ -365,7 +370,7 @@ function scoreSentence(s: Omit<Sentence, 'score' | 'attachedTo'>, names: readonl
   return score;
 }
 
-const OPENING = String.raw`(?:(?:oh|hey|hi|so|well|also|btw|ok|okay|and|but|actually|honestly|anyway)[,!]?\s+)*`;
+const OPENING = String.raw`(?:(?:oh|hey|hi|so|well|also|btw|ok|okay|and|but|actually|honestly|anyway|now)[,!]?\s+)*`;
 /** A statement a person makes of herself or her household, by its opening. */
 const FIRST_PERSON_OPENING = new RegExp(
   `^${OPENING}(?:i|i'm|i've|i'd|i'll|my|we|we're|we've|we'd|our)\\b`,
