@@ -39,6 +39,10 @@ const PASTIMES =
 const PASTIMES_ING =
   'running|jogging|swimming|cycling|biking|hiking|walking|climbing|surfing|skiing|skating|rowing|dancing|singing|painting|drawing|knitting|sewing|baking|cooking|reading|writing|gardening|meditating|training|lifting';
 
+/** Pastimes named by a noun ("doing yoga", "I do pilates"). */
+const PRACTICES =
+  'yoga|pilates|tai chi|karate|judo|taekwondo|boxing|kickboxing|crossfit|zumba|ballet|martial arts|fencing|archery|bouldering|rock climbing|salsa|aerobics';
+
 /** [category, pattern over the lower-cased first-person sentence]; first match wins. */
 const PATTERNS: [ProfileCategory, RegExp][] = [
   [
@@ -105,6 +109,10 @@ const PATTERNS: [ProfileCategory, RegExp][] = [
         `\\bi(?:'ve| have) been (?:\\w+ )?(?:${PASTIMES_ING}) (?:a lot|lately|recently|more|every|again)\\b`,
         // Taken up: "I started running three mornings a week".
         `\\b(?:i|we)(?:'ve| have)? (?:just |recently )?(?:started|began|taken up|took up|picked up) (?:${PASTIMES_ING})\\b`,
+        // A practice named by its noun: "I've been doing yoga three times a week", "I do pilates".
+        `\\b(?:i|we)(?:'ve| have)?(?: been)? (?:\\w+ )?(?:do|doing|did|practi[cs]e|practi[cs]ing|took up|take up|taken up|started|go to|going to) (?:some )?(?:${PRACTICES})\\b`,
+        // A first race run: "I ran my first half marathon".
+        '\\b(?:i|we) (?:just |finally )?(?:ran|finished|completed|did) (?:my|our) first (?:half[- ])?(?:marathon|10k|5k|triathlon|ultra|race)\\b',
       ].join('|'),
     ),
   ],
@@ -241,8 +249,13 @@ function explicitInfo(
             (parts.length === 1 ? classifyElliptic(s, v.speaker) : null));
         if (!category || !room(category)) continue;
         // A plan or a liking of "it" / "them" says nothing on its own ("I want to understand it
-        // for a savings plan", "I'd love to use them to volunteer").
-        if ((category === 'plan' || category === 'preference') && !rule && OBJECT_PRONOUN.test(part))
+        // for a savings plan", "I'd love to use them to volunteer"); read in the clause that
+        // says it, not another after a comma ("I hate coriander, it tastes like soap").
+        if (
+          (category === 'plan' || category === 'preference') &&
+          !rule &&
+          OBJECT_PRONOUN.test(saying(part, category))
+        )
           continue;
         const kept = essentials(part, category);
         const text =
@@ -314,6 +327,11 @@ function shortAnswer(views: readonly MessageView[], i: number): ExplicitInfo | n
 /** "it" / "them" / "this" / "that" as what a clause is about, not a clause's subject ("it is"). */
 const OBJECT_PRONOUN =
   /\b(?:it|them|this|that|these|those)\b(?!\s+(?:is|was|are|were|has|had|will|would|can|could|'s)\b)(?![-'])/i;
+
+/** The comma-separated clause of `part` that classify() reads as `category`; `part` when none alone does. */
+function saying(part: string, category: ProfileCategory): string {
+  return part.split(/[,;:\u2013\u2014]/).find((c) => classify(c) === category) ?? part;
+}
 
 /** A standing rule for an assistant ("Please don't use lodash in this repo", "Always reply in French"). */
 const RULE = /^(?:please\s+)?(don't|do not|never|always)\s+([a-z][^,;]*)/i;
