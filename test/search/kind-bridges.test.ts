@@ -11,7 +11,7 @@ import { type Fixture, HOUR, openFixture, searchOf, seedEpisode, T0 } from './se
  *   married"; a dog, a puppy;
  * - a meal or a diet asked for brings what one does not eat ("dietary restrictions", lactose); a book asked about, a novel; an
  *   instrument, a guitar; a degree, a master's; what one earns, a salary; a room, the kitchen;
- *   a season, its months.
+ *   a season, its months; a pet, her fish; an exam, that she passed; a race, a half marathon.
  */
 describe.each(DRIVERS)('a kind asked about finds its instance [%s]', (driver) => {
   let f: Fixture;
@@ -97,6 +97,13 @@ describe.each(DRIVERS)('a kind asked about finds its instance [%s]', (driver) =>
     ]);
     // the portrait, shorter, ranks first on the question's own words alone
     await seedFacts('vera', 50, ['Vera painted the kitchen dark blue.', 'Vera painted a portrait.']);
+    await seedFacts('ana', 70, [
+      'Ana put six neon tetras in the new tank.',
+      'Ana passed the N5 on her first try.',
+      'Ana ran her first half marathon in 2:05.',
+      'Ana watched a film about the history of space travel.',
+      'Ana sat a language exam on Saturday morning.',
+    ]);
     await seedFacts('omar', 60, [
       'Omar drove to the Alps with the kids in July 2025.',
       'Omar went to the dentist for a filling.',
@@ -151,6 +158,16 @@ describe.each(DRIVERS)('a kind asked about finds its instance [%s]', (driver) =>
     it(`${method}: "Which rooms did I paint?" finds the kitchen she painted`, async () => {
       const r = await run({ user_id: 'vera', query: 'Which rooms did I paint?', method });
       expect(r.episodes[0]!.atomic_facts[0]!.content).toMatch(/painted the kitchen/);
+    });
+    it(`${method}: a pet asked about finds her fish; an exam's result, that she passed; a race, her half marathon`, async () => {
+      const pets = await run({ user_id: 'ana', query: 'What pets do I have?', method });
+      expect(pets.episodes[0]!.atomic_facts[0]!.content).toMatch(/neon tetras/);
+      const exam = await run({ user_id: 'ana', query: 'What was the result of my exam?', method });
+      expect(exam.episodes.slice(0, 2).map((e) => e.atomic_facts[0]!.content)).toContainEqual(
+        expect.stringMatching(/passed the N5/),
+      );
+      const races = await run({ user_id: 'ana', query: 'Which races have I run?', method });
+      expect(races.episodes[0]!.atomic_facts[0]!.content).toMatch(/half marathon/);
     });
     it(`${method}: a season asked about finds what its months hold`, async () => {
       const summer = await run({ user_id: 'omar', query: 'Where did we go in the summer?', method });

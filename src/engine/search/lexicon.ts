@@ -27,7 +27,7 @@ const MEALS = 'recipe recipes meal meals dinner lunch breakfast dish dishes';
 const KINDS: readonly (readonly [string, string, string?])[] = [
   [
     'pet pets animal animals',
-    'dog dogs puppy cat cats kitten hamster rabbit parrot bird fish horse tortoise ferret',
+    'dog dogs puppy cat cats kitten hamster rabbit parrot bird fish horse tortoise ferret goldfish tetra tetras betta bettas guppy guppies gecko lizard snake turtle chinchilla budgie cockatiel canary hedgehog axolotl',
   ],
   // A meal asked for ("Can you suggest a dinner recipe?") brings what one does not eat, and so
   // does a diet ("any dietary restrictions?": "I'm lactose intolerant"), one diet the others
@@ -70,6 +70,10 @@ const KINDS: readonly (readonly [string, string, string?])[] = [
     'room rooms',
     'kitchen kitchens bathroom bathrooms bedroom bedrooms hallway hallways lounge garage attic loft basement cellar nursery conservatory',
   ],
+  // An exam asked about ("Did I get my exam result?"), its outcome told: "I passed the N5!".
+  ['exam exams', 'passed failed'],
+  // A race asked about ("How many races have I run?"), the one told: "ran my first half marathon".
+  ['race races', 'marathon marathons 10k 5k triathlon triathlons'],
   // A season asked about, the months a memory dates its events by ("in the summer": "drove to
   // the Alps in July 2025"), the northern hemisphere's. Not "spring" and "fall", which are other
   // words as often, nor "may", a verb.
@@ -97,6 +101,7 @@ const SAME = [
   'children kids',
   'apartment flat',
   'vacation holiday holidays',
+  'aquarium aquariums tank tanks',
   'movie movies film films',
   'tv television',
   'car vehicle',
