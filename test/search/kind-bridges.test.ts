@@ -11,7 +11,8 @@ import { type Fixture, HOUR, openFixture, searchOf, seedEpisode, T0 } from './se
  *   married"; a dog, a puppy;
  * - a meal or a diet asked for brings what one does not eat ("dietary restrictions", lactose); a book asked about, a novel; an
  *   instrument, a guitar; a degree, a master's; what one earns, a salary; a room, the kitchen;
- *   a season, its months; a pet, her fish; an exam, that she passed; a race, a half marathon.
+ *   a season, its months; a pet, her fish; an exam, that she passed; a race, a half marathon;
+ *   grandchildren, a grandson; a doctor, the GP; medication, tablets.
  */
 describe.each(DRIVERS)('a kind asked about finds its instance [%s]', (driver) => {
   let f: Fixture;
@@ -104,6 +105,14 @@ describe.each(DRIVERS)('a kind asked about finds its instance [%s]', (driver) =>
       'Ana watched a film about the history of space travel.',
       'Ana sat a language exam on Saturday morning.',
     ]);
+    await seedFacts('ray', 80, [
+      "Ray's grandson Felix is mad about trains.",
+      "Ray's granddaughter Isla loves drawing.",
+      'Ray turned a bowl from cherry wood.',
+      'Ray saw the GP on Friday about his ankles.',
+      'Ray takes two tablets of losartan every morning.',
+      'Ray watched a film on Friday with Joan.',
+    ]);
     await seedFacts('omar', 60, [
       'Omar drove to the Alps with the kids in July 2025.',
       'Omar went to the dentist for a filling.',
@@ -168,6 +177,19 @@ describe.each(DRIVERS)('a kind asked about finds its instance [%s]', (driver) =>
       );
       const races = await run({ user_id: 'ana', query: 'Which races have I run?', method });
       expect(races.episodes[0]!.atomic_facts[0]!.content).toMatch(/half marathon/);
+    });
+    it(`${method}: grandchildren asked about find his grandson and granddaughter; a doctor, his GP; medication, his tablets`, async () => {
+      const grandchildren = await run({ user_id: 'ray', query: 'How many grandchildren do I have?', method });
+      expect(
+        grandchildren.episodes
+          .slice(0, 2)
+          .map((e) => e.atomic_facts[0]!.content)
+          .sort(),
+      ).toEqual(["Ray's granddaughter Isla loves drawing.", "Ray's grandson Felix is mad about trains."]);
+      const doctor = await run({ user_id: 'ray', query: 'When did I last see my doctor?', method });
+      expect(doctor.episodes[0]!.atomic_facts[0]!.content).toMatch(/saw the GP/);
+      const medication = await run({ user_id: 'ray', query: 'What medication am I on?', method });
+      expect(medication.episodes[0]!.atomic_facts[0]!.content).toMatch(/tablets of losartan/);
     });
     it(`${method}: a season asked about finds what its months hold`, async () => {
       const summer = await run({ user_id: 'omar', query: 'Where did we go in the summer?', method });

@@ -45,6 +45,9 @@ const KINDS: readonly (readonly [string, string, string?])[] = [
     'job work works career occupation profession employer',
     'job work works hired employer career profession promoted promotion',
   ],
+  // Grandchildren, siblings asked about, the one told: "my grandson Felix", "my sister Noor".
+  ['grandchildren grandchild grandkids grandkid', 'grandson grandsons granddaughter granddaughters'],
+  ['siblings sibling', 'brother brothers sister sisters'],
   [
     'family relatives',
     'wife husband partner mother father sister brother son daughter kids children parents',
@@ -107,7 +110,8 @@ const SAME = [
   'car vehicle',
   'bike bicycle',
   'phone cellphone smartphone',
-  'doctor physician',
+  'doctor physician gp',
+  'medication medications medicine medicines meds tablets pills',
   'vet veterinarian',
   'dog dogs puppy puppies',
   'cat cats kitten kittens',
