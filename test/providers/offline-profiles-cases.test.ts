@@ -197,6 +197,23 @@ describe('offline extractor: profiles', () => {
     ]);
   });
 
+  it('keeps a class of a pastime she goes to and what "as someone who\'s ..." says of her; not "my college friends" as her education', () => {
+    const out = ruiSays(
+      "I've been going to a pottery class every Wednesday evening for two months.",
+      "As someone who's lactose intolerant, what are good sources of calcium?",
+      'As someone with coeliac disease, which beers can I drink?',
+      'I just got back from a hiking trip with my college friends, my knees are killing me.',
+    );
+    expect(itemsOf(out)).toEqual([
+      ['hobby', 'Rui has been going to a pottery class every Wednesday evening for two months.'],
+      ['allergy', 'Rui is lactose intolerant.'],
+      ['health', 'Rui has coeliac disease.'],
+    ]);
+    expect(out.episode.facts.map((f) => f.content)).toContain(
+      "Rui just got back from a hiking trip with Rui's college friends, Rui's knees are killing Rui.",
+    );
+  });
+
   it("keeps where she is moving to, her landlord's and her rent's news, and her symptoms", () => {
     const out = ruiSays(
       "I'm moving to Valencia in the autumn.",

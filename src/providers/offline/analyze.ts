@@ -458,7 +458,10 @@ const HEAD_LEAD =
 
 /** "As a <role>, ...": the role (not "a result", "a kid": no role of hers now) and the rest. */
 const AS_ROLE =
-  /^As (an? (?!(?:result|matter|reminder|rule|whole|bonus|treat|gift|thank|side|quick|first|last|kid|child|teen|teenager|boy|girl|young|little)\b)[^,;:.!?]{2,60}|someone (?:who|with) [^,;:.!?]{2,60}),\s+(\S.*)$/i;
+  /^As (an? (?!(?:result|matter|reminder|rule|whole|bonus|treat|gift|thank|side|quick|first|last|kid|child|teen|teenager|boy|girl|young|little)\b)[^,;:.!?]{2,60}|someone (?:who|with)(?:'s)? [^,;:.!?]{2,60}),\s+(\S.*)$/i;
+/** "someone who has / with ...", "someone who's / who is ...": what she has, what she is. */
+const SOMEONE_HAS = /^someone (?:who has|who's got|with) /i;
+const SOMEONE_IS = /^someone (?:who's|who is) /i;
 
 /**
  * "As a nurse working night shifts, what helps me sleep during the day?" says what the
@@ -469,7 +472,13 @@ const AS_ROLE =
 function splitRole(raw: string): string[] {
   const m = AS_ROLE.exec(raw.trim());
   if (!m?.[1] || !m[2] || raw.length > ASK_MAX_CHARS) return [raw];
-  return [`I am ${m[1]}.`, capitalize(m[2])];
+  // "As someone who's lactose intolerant, ..." -> "I am lactose intolerant."; "As someone with
+  // coeliac disease" -> "I have coeliac disease."
+  const role = m[1];
+  const self = SOMEONE_HAS.test(role)
+    ? `I have ${role.replace(SOMEONE_HAS, '')}.`
+    : `I am ${role.replace(SOMEONE_IS, '')}.`;
+  return [self, capitalize(m[2])];
 }
 
 /** Splits and scores every message of a segment. Tool messages get no sentences. */

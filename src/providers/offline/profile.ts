@@ -63,7 +63,7 @@ const PATTERNS: [ProfileCategory, RegExp][] = [
   ],
   [
     'education',
-    /\bmy (?:\w+ ){0,2}(?:degree|major|classes|class|courses?|thesis|dissertation|exams?|quiz(?:zes)?|midterms?|finals|coursework|assignments?|lectures?|school|college|university|studies|edu|education|professor|teacher|tutor|grades)\b|\bi(?:'m| am) (?:studying|majoring|enrolled)\b|\bi (?:study|graduated|enrolled)\b|\bgrad(?:uate)? school\b|\bsemester\b|\bi(?:'m| am) (?:in|at) (?:college|university|school)\b/,
+    /\bmy (?:\w+ ){0,2}(?:degree|major|classes|class|courses?|thesis|dissertation|exams?|quiz(?:zes)?|midterms?|finals|coursework|assignments?|lectures?|school|college|university|studies|edu|education|professor|teacher|tutor|grades)\b(?! (?:friends?|buddies|pals?|mates?|roommates?|days|years|reunion|sweetheart|team)\b)|\bi(?:'m| am) (?:studying|majoring|enrolled)\b|\bi (?:study|graduated|enrolled)\b|\bgrad(?:uate)? school\b|\bsemester\b|\bi(?:'m| am) (?:in|at) (?:college|university|school)\b/,
   ],
   [
     'pet',
@@ -111,6 +111,8 @@ const PATTERNS: [ProfileCategory, RegExp][] = [
         `\\b(?:i|we)(?:'ve| have)? (?:just |recently )?(?:started|began|taken up|took up|picked up) (?:${PASTIMES_ING})\\b`,
         // A practice named by its noun: "I've been doing yoga three times a week", "I do pilates".
         `\\b(?:i|we)(?:'ve| have)?(?: been)? (?:\\w+ )?(?:do|doing|did|practi[cs]e|practi[cs]ing|took up|take up|taken up|started|go to|going to) (?:some )?(?:${PRACTICES})\\b`,
+        // A class or club of a pastime: "I've been going to a pottery class every Wednesday".
+        `\\b(?:go|goes|going|went|been|take|takes|taking|took|join|joined|joining|start|started|starting|signed up for|sign up for|attend|attends|attending|attended|enrolled in|do|doing) (?:to |in |for )?(?:(?:a|an|my|the|our|some|weekly|weekend|evening|morning|local|new|beginners?) )*(?:${PRACTICES}|pottery|ceramics|dance|dancing|painting|drawing|art|cooking|baking|knitting|sewing|singing|guitar|piano|swimming|photography|woodworking|woodturning|book|running|cycling|hiking|climbing|chess) (?:class|classes|lessons|course|club|group|choir|workshop)\\b`,
         // A first race run: "I ran my first half marathon".
         '\\b(?:i|we) (?:just |finally )?(?:ran|finished|completed|did) (?:my|our) first (?:half[- ])?(?:marathon|10k|5k|triathlon|ultra|race)\\b',
       ].join('|'),

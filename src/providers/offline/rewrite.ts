@@ -252,18 +252,22 @@ export function toThirdPerson(sentence: string, speaker: string, addressee: stri
   };
   const possessive = (name: string): string => `${name}'s`;
   // A possessive soon after the speaker was named becomes "their" for readability ("Rosa
-  // is gonna continue their edu"), unless a second person would make that ambiguous.
+  // is gonna continue their edu"), unless a second person would make that ambiguous, or she
+  // was named as an owner: "their" would then read as of what she owns ("Kim's college
+  // friends, my knees" is "Kim's knees", not "their knees").
   const hasYou = /\b(?:you|your|you're|you've|you'll|you'd|yours|yourself)\b/i.test(sentence);
   let namedAt = -1;
+  let namedOwner = false;
   const isQuestion = /\?["')]*$/.test(sentence.trim());
   const wordsSince = (k: number): number => out.slice(k).filter((o) => /^[A-Za-z0-9]/.test(o)).length;
-  const markNamed = (): void => {
+  const markNamed = (owner = false): void => {
     namedAt = out.length;
+    namedOwner = owner;
   };
   const speakerRef = (form: 'obj' | 'poss'): string => {
-    const near = namedAt >= 0 && wordsSince(namedAt) <= 3;
+    const near = namedAt >= 0 && wordsSince(namedAt) <= 3 && !namedOwner;
     const ref = form === 'poss' && near && !hasYou ? 'their' : form === 'obj' ? speaker : possessive(speaker);
-    markNamed();
+    markNamed(form === 'poss' && ref !== 'their');
     return ref;
   };
   // Likewise "we": the first becomes "<speaker> and others", later ones "they".
