@@ -443,6 +443,30 @@ describe('offline extractor: facts', () => {
     expect(facts).toContain('Now Ines wants to host a housewarming for about 20 people.');
   });
 
+  it('reads a message typed in lowercase without apostrophes as it reads careful text', () => {
+    const msg = builder();
+    const ines = { sender_id: 'u', sender_name: 'Ines', role: 'user' as const };
+    const seg = [
+      msg({
+        ...ines,
+        content:
+          'ok so im training for the berlin marathon in september, currently running about 40km a week. whats a good long run pace',
+      }),
+      msg({
+        ...ines,
+        content:
+          'i got diagnosed with celiac two weeks ago so everything is gluten free now, what can i make',
+      }),
+    ];
+    const facts = extract(seg, { humans: ['u'], agents: [] }).episode.facts.map((f) => f.content);
+    expect(facts).toContain(
+      'Ines is training for the berlin marathon in September 2024, currently running about 40km a week.',
+    );
+    expect(facts).toContainEqual(
+      expect.stringMatching(/^Ines got diagnosed with celiac .* so everything is gluten free now\.$/),
+    );
+  });
+
   it('reads "Quick one:" as a label of the talk and a pronoun inside a hyphenated word as part of it', () => {
     const msg = builder();
     const ines = { sender_id: 'u', sender_name: 'Ines', role: 'user' as const };

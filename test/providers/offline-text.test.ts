@@ -3,6 +3,7 @@ import { formatDate, mentionsDate, resolveRelativeDates, withYears } from '../..
 import { stripInterjections } from '../../src/providers/offline/analyze.js';
 import { keyPhrases } from '../../src/providers/offline/keyphrases.js';
 import { conjugate, toThirdPerson } from '../../src/providers/offline/rewrite.js';
+import { chatSpelling } from '../../src/providers/offline/spelling.js';
 import {
   contentStems,
   markQuestion,
@@ -62,6 +63,24 @@ describe('offline text: sentences and tokens', () => {
     expect(markQuestion('What a week.')).toBe('What a week.');
     expect(markQuestion('what a week')).toBe('what a week');
     expect(markQuestion('I wonder how do people cope')).toBe('I wonder how do people cope');
+    // a question left unmarked after a statement
+    expect(markQuestion("i'm gluten free now, what breakfast can i make")).toBe(
+      "i'm gluten free now, what breakfast can i make?",
+    );
+    expect(markQuestion("we're off to Rome, which I love")).toBe("we're off to Rome, which I love");
+  });
+
+  it("writes out a person's chat spelling: contractions without their apostrophe, chat forms, lowercase months and weekdays", () => {
+    expect(chatSpelling('im training for a marathon in september and i dont know whats a good pace')).toBe(
+      "I'm training for a marathon in September and i don't know what's a good pace",
+    );
+    expect(chatSpelling('Dont worry, can u send it thursday pls')).toBe(
+      "Don't worry, can you send it Thursday please",
+    );
+    // other words, capitals and a word's own apostrophe stay
+    expect(chatSpelling("its ill-timed, we were well, may march in august; IM and U2 and rock'n'roll")).toBe(
+      "its ill-timed, we were well, may march in august; IM and U2 and rock'n'roll",
+    );
   });
 
   it('tokenises with straightened apostrophes and stems lightly', () => {

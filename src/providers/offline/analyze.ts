@@ -25,6 +25,7 @@ import {
   unquoted,
 } from './draft.js';
 import { toThirdPerson } from './rewrite.js';
+import { chatSpelling } from './spelling.js';
 import {
   capitalize,
   contentStems,
@@ -293,7 +294,7 @@ export function stripInterjections(sentence: string, names: readonly string[]): 
         /^(?:she|he|they)$/i.test(pronoun) ? `${who} ` : `${who}'s `,
       )
       .replace(
-        /^(?:and|but|so(?!\s+(?:far|much|many|long|little|few)\b)|plus|also|anyway|well|oh|still|by the way|btw|fyi)\b,?\s+(?=\S)/i,
+        /^(?:and|but|(?:ok|okay)\s+so|so(?!\s+(?:far|much|many|long|little|few)\b)|plus|also|anyway|well|oh|still|by the way|btw|fyi)\b,?\s+(?=\S)/i,
         '',
       )
       .replace(FRAME, '');
@@ -507,7 +508,8 @@ export function analyze(segment: readonly SegmentMessage[], names: Map<string, s
         if (segment[j]!.role === 'user') return asksForDraft(segment[j]!.content);
       return false;
     };
-    for (const raw of withCorrections(splitSentences(normalize(prose(msg.content, msg.role === 'user'))))
+    const written = normalize(prose(msg.content, msg.role === 'user'));
+    for (const raw of withCorrections(splitSentences(msg.role === 'user' ? chatSpelling(written) : written))
       .map((t) => markQuestion(unshout(t)))
       .flatMap(splitRole)
       .flatMap((t) => (editing ? splitQuoted(t) : [t]))

@@ -106,8 +106,14 @@ function insideQuote(mark: string, before: string, after: string): boolean {
  */
 export function markQuestion(sentence: string): string {
   if (/[.!?:;,…)\]"']\s*$/.test(sentence)) return sentence;
-  return UNMARKED_QUESTION.test(sentence) ? `${sentence}?` : sentence;
+  return UNMARKED_QUESTION.test(sentence) || UNMARKED_TRAILING_QUESTION.test(sentence)
+    ? `${sentence}?`
+    : sentence;
 }
+
+/** A question left unmarked after a statement: "i'm gluten free now, what breakfast can i make". */
+const UNMARKED_TRAILING_QUESTION =
+  /,\s+(?:(?:so|and|but)\s+)?(?:how|what|where|when|why|which|who)\b(?:'s\b|(?:\s+[\w'-]+){0,3}?\s+(?:do|does|did|is|are|can|could|should|would|will)\s+(?:i|you|we|they|he|she|it|my)\b)[^,;.!?]*$/i;
 
 const UNMARKED_QUESTION =
   /^(?:(?:how|what|where|when|why|which|who)(?:'s|\s+(?:do|does|did|is|are|was|were|can|could|should|would|will|much|many|long|often))|(?:can|could|would|will|should|do|does|did|is|are|was|were|have|has)\s+(?:you|i|we|it|there|they|he|she|my|this|that))\b/i;
