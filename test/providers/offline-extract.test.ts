@@ -467,6 +467,22 @@ describe('offline extractor: facts', () => {
     );
   });
 
+  it('keeps a time\'s minutes and a short opener of when before her as the subject ("On Tuesdays she ...")', () => {
+    const msg = builder();
+    const seg = [
+      msg({
+        sender_id: 'u',
+        sender_name: 'Ines',
+        role: 'user',
+        content: "On Tuesdays I coach my daughter's team from 5 to 6:30.",
+      }),
+      msg({ sender_id: 'u', sender_name: 'Ines', role: 'user', content: 'At work I mostly write reports.' }),
+    ];
+    const facts = extract(seg, { humans: ['u'], agents: [] }).episode.facts.map((f) => f.content);
+    expect(facts).toContain("On Tuesdays Ines coaches their daughter's team from 5 to 6:30.");
+    expect(facts).toContain('At work Ines mostly writes reports.');
+  });
+
   it('reads "Quick one:" as a label of the talk and a pronoun inside a hyphenated word as part of it', () => {
     const msg = builder();
     const ines = { sender_id: 'u', sender_name: 'Ines', role: 'user' as const };

@@ -35,6 +35,13 @@ describe('offline text: sentences and tokens', () => {
       'I ran 10K.',
       'Ask J. Smith.',
     ]);
+    // The minutes of a time are no inline list's number ("options: 1. Soup. 2. Rice.").
+    expect(splitSentences('I coach from 5 to 6:30. Options: 1. Soup. 2. Rice.')).toEqual([
+      'I coach from 5 to 6:30.',
+      'Options:',
+      'Soup.',
+      'Rice.',
+    ]);
     // A quotation's own mark ends no sentence when the sentence goes on after it.
     expect(splitSentences('Translate \'how much is this?\' into Greek. She said "Done!" Then left.')).toEqual(
       ["Translate 'how much is this?' into Greek.", 'She said "Done!"', 'Then left.'],

@@ -88,12 +88,16 @@ export function statement(view: MessageView, idx: number): string {
   const adverb = OPENING_ADVERB.exec(body);
   if (adverb && startsWithName(body.slice(adverb[0].length), view.speaker))
     return terminate(capitalize(body));
+  // "On 3 May Rosa ...", and a short opener of when or where without its comma: "On Tuesdays
+  // Rosa coaches ...", "At work Rosa ..." (not "With Rosa and ...": she is no subject there).
   const dated = body.indexOf(` ${view.speaker} `);
+  const after = body.slice(dated + view.speaker.length + 2);
   if (
     dated > 0 &&
     dated < 40 &&
-    /^(?:on|in|during|since|by)\s/i.test(body) &&
-    mentionsDate(body.slice(0, dated))
+    /^(?:on|in|during|since|by|at|every|after|before)\s/i.test(body) &&
+    (mentionsDate(body.slice(0, dated)) ||
+      (!/[,;]/.test(body.slice(0, dated)) && !/^(?:and|or|with|&)\b/i.test(after)))
   )
     return terminate(capitalize(body));
   const rest = lowerFirst(body, view.proper);

@@ -66,8 +66,9 @@ export function splitSentences(text: string): string[] {
       if (isAbbrev) continue;
       if (insideQuote(m[0], before, line.slice(end))) continue;
       // An inline list's number ("... three options: 1. Lentil soup. 2. ...") opens the next
-      // sentence, not ends this one: it is dropped, and the sentence ends before it.
-      const marker = m[0] === '.' ? /(^|:)\s*\d{1,2}$/.exec(before) : null;
+      // sentence, not ends this one: it is dropped, and the sentence ends before it. Not the
+      // minutes of a time ("from 5 to 6:30.").
+      const marker = m[0] === '.' ? /(^|(?<!\d):)\s*\d{1,2}$/.exec(before) : null;
       if (marker) {
         const piece = line.slice(start, start + marker.index + (marker[1] ?? '').length).trim();
         if (piece) out.push(piece);
