@@ -9,6 +9,14 @@ const extract = (segment: SegmentMessage[], c = ctx): Extraction =>
   new OfflineExtractor().extractSync(segment, c);
 
 describe('offline extractor: facts', () => {
+  /** The facts of what Ines, the segment's one person, says: one message each. */
+  const inesFacts = (...contents: string[]): string[] => {
+    const msg = builder();
+    const seg = contents.map((content) =>
+      msg({ sender_id: 'u', sender_name: 'Ines', role: 'user', content }),
+    );
+    return extract(seg, { humans: ['u'], agents: [] }).episode.facts.map((f) => f.content);
+  };
   const segment = travelSegment();
   const { episode } = extract(segment);
   const ids = new Set(segment.map((m) => m.id));
@@ -421,19 +429,13 @@ describe('offline extractor: facts', () => {
   });
 
   it('drops the frames that announce a statement ("So here\'s the situation:", "The thing is,", "Scratch that"), keeps what an update is about', () => {
-    const msg = builder();
-    const ines = { sender_id: 'u', sender_name: 'Ines', role: 'user' as const };
-    const seg = [
-      msg({ ...ines, content: "So here's the situation: my team at work just got cut from 8 people to 5." }),
-      msg({ ...ines, content: "The thing is, my landlord still hasn't fixed the boiler after 3 weeks." }),
-      msg({ ...ines, content: 'Actually, scratch that — the picnic is on the 20th of April, not the 13th.' }),
-      msg({ ...ines, content: 'Update on the job hunt: I got an offer from the hospital in Bristol!' }),
-      msg({
-        ...ines,
-        content: 'Now I want to host a housewarming for about 20 people, any easy menu ideas?',
-      }),
-    ];
-    const facts = extract(seg, { humans: ['u'], agents: [] }).episode.facts.map((f) => f.content);
+    const facts = inesFacts(
+      "So here's the situation: my team at work just got cut from 8 people to 5.",
+      "The thing is, my landlord still hasn't fixed the boiler after 3 weeks.",
+      'Actually, scratch that — the picnic is on the 20th of April, not the 13th.',
+      'Update on the job hunt: I got an offer from the hospital in Bristol!',
+      'Now I want to host a housewarming for about 20 people, any easy menu ideas?',
+    );
     expect(facts).toContain("Ines's team at work just got cut from 8 people to 5.");
     expect(facts).toContain("Ines's landlord still hasn't fixed the boiler after 3 weeks.");
     expect(facts).toContainEqual(
@@ -444,21 +446,10 @@ describe('offline extractor: facts', () => {
   });
 
   it('reads a message typed in lowercase without apostrophes as it reads careful text', () => {
-    const msg = builder();
-    const ines = { sender_id: 'u', sender_name: 'Ines', role: 'user' as const };
-    const seg = [
-      msg({
-        ...ines,
-        content:
-          'ok so im training for the berlin marathon in september, currently running about 40km a week. whats a good long run pace',
-      }),
-      msg({
-        ...ines,
-        content:
-          'i got diagnosed with celiac two weeks ago so everything is gluten free now, what can i make',
-      }),
-    ];
-    const facts = extract(seg, { humans: ['u'], agents: [] }).episode.facts.map((f) => f.content);
+    const facts = inesFacts(
+      'ok so im training for the berlin marathon in september, currently running about 40km a week. whats a good long run pace',
+      'i got diagnosed with celiac two weeks ago so everything is gluten free now, what can i make',
+    );
     expect(facts).toContain(
       'Ines is training for the berlin marathon in September 2024, currently running about 40km a week.',
     );
@@ -468,17 +459,10 @@ describe('offline extractor: facts', () => {
   });
 
   it('keeps a time\'s minutes and a short opener of when before her as the subject ("On Tuesdays she ...")', () => {
-    const msg = builder();
-    const seg = [
-      msg({
-        sender_id: 'u',
-        sender_name: 'Ines',
-        role: 'user',
-        content: "On Tuesdays I coach my daughter's team from 5 to 6:30.",
-      }),
-      msg({ sender_id: 'u', sender_name: 'Ines', role: 'user', content: 'At work I mostly write reports.' }),
-    ];
-    const facts = extract(seg, { humans: ['u'], agents: [] }).episode.facts.map((f) => f.content);
+    const facts = inesFacts(
+      "On Tuesdays I coach my daughter's team from 5 to 6:30.",
+      'At work I mostly write reports.',
+    );
     expect(facts).toContain("On Tuesdays Ines coaches their daughter's team from 5 to 6:30.");
     expect(facts).toContain('At work Ines mostly writes reports.');
   });
