@@ -321,6 +321,10 @@ function toldInThePast(before: string): boolean {
  */
 function tenseAt(offset: number, input: string): 'past' | 'future' | 'now' {
   const head = input.slice(0, offset).split(CLAUSE_BREAK).pop() ?? '';
+  // The verb before the date governs it when it tells a tense ("My mum passed away in October
+  // and Christmas is going to be hard": the October gone); else the clause as a whole.
+  if (FUTURE_MARKER.test(head)) return 'future';
+  if (toldInThePast(head) || /\b(?:was|were|did|had)\b/i.test(head)) return 'past';
   const clause = `${head}${input.slice(offset).split(CLAUSE_BREAK)[0] ?? ''}`;
   if (FUTURE_MARKER.test(clause)) return 'future';
   return toldInThePast(clause) || /\b(?:was|were|did|had)\b/i.test(clause) ? 'past' : 'now';
@@ -364,7 +368,9 @@ export function resolveRelativeDates(text: string, now: number): string {
     const lower = word.toLowerCase();
     let body: string;
     if (n !== null && unit.toLowerCase() === 'day') body = `on ${formatDate(day + n * DAY_MS)}`;
-    else body = `${lower} ${unit.toLowerCase()}${n === 1 ? '' : 's'} after ${formatDate(day)}`;
+    // "In two weeks I start ..." -> "In the week of 28 March 2024 I start ...".
+    else if (n !== null) body = `in the week of ${formatDate(day + 7 * n * DAY_MS)}`;
+    else body = `${lower} ${unit.toLowerCase()}s after ${formatDate(day)}`;
     return /^[A-Z]/.test(match) ? body.charAt(0).toUpperCase() + body.slice(1) : body;
   });
 }

@@ -150,7 +150,10 @@ describe('offline text: relative dates', () => {
     ['I moved two days ago.', MAY_8, 'I moved on 6 May 2023.'],
     ['It was a few days ago.', MAY_8, 'It was a few days before 8 May 2023.'],
     ['The party is in 3 days.', MAY_8, 'The party is on 11 May 2023.'],
-    ["I'll be back in a week.", MAY_8, "I'll be back a week after 8 May 2023."],
+    ["I'll be back in a week.", MAY_8, "I'll be back in the week of 15 May 2023."],
+    ['In two weeks I start my new job.', MAY_8, 'In the week of 22 May 2023 I start my new job.'],
+    // a vague count names no week
+    ["We're moving in a few weeks.", MAY_8, "We're moving in a few weeks."],
     // In a clause told in the past, "in a week" is how long it took, not a date.
     [
       'Last month I finished the whole series in a week.',
@@ -252,6 +255,12 @@ describe('offline text: relative dates', () => {
     ['We booked a cabin by the lake in October.', MAY_8, 'We booked a cabin by the lake in October 2023.'],
     ['I registered for the course in February.', MAY_8, 'I registered for the course in February 2023.'],
     ['We went to the lake in October.', MAY_8, 'We went to the lake in October 2022.'],
+    // The verb before the date governs it, whatever the rest of the clause says.
+    [
+      'My mum passed away in October and Christmas is going to be hard this year.',
+      MAY_8,
+      'My mum passed away in October 2022 and Christmas is going to be hard this year.',
+    ],
     // A holiday told alone: the last one in the past, else the next.
     ['We went to my parents at Christmas.', MAY_8, 'We went to my parents at Christmas, 25 December 2022.'],
     ['What should I cook for Thanksgiving?', MAY_8, 'What should I cook for Thanksgiving, 23 November 2023?'],
