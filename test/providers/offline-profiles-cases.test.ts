@@ -214,6 +214,18 @@ describe('offline extractor: profiles', () => {
     );
   });
 
+  it('keeps her birthday and the age she turns, a baby on the way and a job she is about to start', () => {
+    const out = ruiSays(
+      'My birthday is on the 5th of May.',
+      "I'm turning 30 next week.",
+      "We just found out we're having a girl!",
+      'In two weeks I start my new job at the bakery.',
+      // a party is no birthday of hers
+      'My birthday party was a lot of fun.',
+    );
+    expect(itemsOf(out).map(([c]) => c)).toEqual(['identity', 'identity', 'relationship', 'occupation']);
+  });
+
   it("keeps where she is moving to, her landlord's and her rent's news, and her symptoms", () => {
     const out = ruiSays(
       "I'm moving to Valencia in the autumn.",

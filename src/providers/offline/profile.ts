@@ -47,12 +47,12 @@ const PRACTICES =
 const PATTERNS: [ProfileCategory, RegExp][] = [
   [
     'identity',
-    /\bmy name is\b|\bi(?:'m| am) (?:a |an )?(?:trans(?:gender)?(?: woman| man)?|gay|lesbian|bisexual|bi|queer|non-?binary|pansexual|asexual|christian|muslim|jewish|buddhist|hindu|atheist|introvert|extrovert|\d{1,3} years old|(?:single )?(?:mom|mother|dad|father|parent)|immigrant)\b|\bi(?:'m| am) \d{1,2}(?=\s*(?:$|[,.!;]|and\b|now\b|this\b))|\bmy (?:transition|identity|pronouns|religion|faith)\b|\bcoming out\b|\bi (?:came out|transitioned)\b/,
+    /\bmy name is\b|\bi(?:'m| am) (?:a |an )?(?:trans(?:gender)?(?: woman| man)?|gay|lesbian|bisexual|bi|queer|non-?binary|pansexual|asexual|christian|muslim|jewish|buddhist|hindu|atheist|introvert|extrovert|\d{1,3} years old|(?:single )?(?:mom|mother|dad|father|parent)|immigrant)\b|\bi(?:'m| am) \d{1,2}(?=\s*(?:$|[,.!;]|and\b|now\b|this\b))|\bmy (?:transition|identity|pronouns|religion|faith|birthday)\b(?! (?:party|cake|present|gift|card)s?\b)|\bi(?:'m| am) turning \d{1,3}\b|\bcoming out\b|\bi (?:came out|transitioned)\b/,
   ],
   [
     'occupation',
     new RegExp(
-      `\\bi (?:currently |now |still |mostly |mainly )?work (?:as|at|for|in|on)\\b|\\bi teach (?:\\w+ )?(?:grade|school|class|classes|kindergarten|preschool|at|in|english|math|maths|science|history|music|art|yoga|piano)\\b|\\bmy (?:job|career|business|employer|startup)\\b|\\bstarted (?:a|my|the) (?:new )?job\\b|\\b(?:job|position|role|career) as (?:an? )?(?:\\w+ )?(?:${OCCUPATIONS})\\b|\\bi(?:'m| am) (?:an? )?(?:[\\w-]+ ){0,2}(?:${OCCUPATIONS})\\b|\\bi(?:'ve| have) been (?:working|teaching) (?:as|at|for)\\b|\\bi (?:worked|used to work) (?:[\\w-]+ ){0,3}as (?:an? )?\\w|\\bgot (?:a|the|my) (?:new )?job\\b|\\bpromot(?:ed|ion)\\b|\\bi (?:got hired|quit my job|was laid off|retired)\\b|\\bi have (?:\\w+ )?(?:\\d+|one|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty) years? of (?:\\w+ )?experience\\b|\\b(?:i|we) (?:run|own) (?:a|an|my|our) (?:[\\w-]+ ){0,2}(?:business|bakery|shop|store|cafe|café|restaurant|company|firm|startup|studio|practice|salon|farm|agency|clinic|bar|pub|gym|brewery|bookshop|bookstore)\\b`,
+      `\\bi (?:currently |now |still |mostly |mainly )?work (?:as|at|for|in|on)\\b|\\bi teach (?:\\w+ )?(?:grade|school|class|classes|kindergarten|preschool|at|in|english|math|maths|science|history|music|art|yoga|piano)\\b|\\bmy (?:job|career|business|employer|startup)\\b|\\bstart(?:ed|ing|s)? (?:a|my|the) (?:new )?job\\b|\\b(?:job|position|role|career) as (?:an? )?(?:\\w+ )?(?:${OCCUPATIONS})\\b|\\bi(?:'m| am) (?:an? )?(?:[\\w-]+ ){0,2}(?:${OCCUPATIONS})\\b|\\bi(?:'ve| have) been (?:working|teaching) (?:as|at|for)\\b|\\bi (?:worked|used to work) (?:[\\w-]+ ){0,3}as (?:an? )?\\w|\\bgot (?:a|the|my) (?:new )?job\\b|\\bpromot(?:ed|ion)\\b|\\bi (?:got hired|quit my job|was laid off|retired)\\b|\\bi have (?:\\w+ )?(?:\\d+|one|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty) years? of (?:\\w+ )?experience\\b|\\b(?:i|we) (?:run|own) (?:a|an|my|our) (?:[\\w-]+ ){0,2}(?:business|bakery|shop|store|cafe|café|restaurant|company|firm|startup|studio|practice|salon|farm|agency|clinic|bar|pub|gym|brewery|bookshop|bookstore)\\b`,
     ),
   ],
   // What a job is like (shifts, colleagues, the boss): several at once, where the occupation
@@ -80,7 +80,7 @@ const PATTERNS: [ProfileCategory, RegExp][] = [
     'relationship',
     new RegExp(
       // Not a thing named for them: "my family plan", "my family doctor".
-      `\\b(?:my|our) (?:${RELATIVES})\\b(?! (?:plan|doctor|dentist|car|house|home|business|tree|name|recipe|room|history|account)\\b)|\\bi(?:'m| am) (?:married|single|divorced|engaged|dating|widowed|pregnant)\\b|\\bi have (?:\\w+ )?(?:kids|children|sons?|daughters?|siblings|brothers?|sisters?)\\b|\\bbreak ?up\\b|\\b(?:got|getting) (?:married|engaged|divorced)\\b|\\bbeen (?:married|together)\\b|\\b(?:the|our|my) baby is due\\b|\\b(?:i'm|i am|we're|we are) expecting (?:a|our|my) (?:\\w+ )?(?:baby|child|son|daughter|twins)\\b`,
+      `\\b(?:my|our) (?:${RELATIVES})\\b(?! (?:plan|doctor|dentist|car|house|home|business|tree|name|recipe|room|history|account)\\b)|\\bi(?:'m| am) (?:married|single|divorced|engaged|dating|widowed|pregnant)\\b|\\bi have (?:\\w+ )?(?:kids|children|sons?|daughters?|siblings|brothers?|sisters?)\\b|\\bbreak ?up\\b|\\b(?:got|getting) (?:married|engaged|divorced)\\b|\\bbeen (?:married|together)\\b|\\b(?:the|our|my) baby is due\\b|\\b(?:i'm|i am|we're|we are) expecting (?:a|our|my) (?:\\w+ )?(?:baby|child|son|daughter|twins)\\b|\\b(?:i'm|i am|we're|we are) having (?:a|our|another) (?:baby|girl|boy|son|daughter|twins)\\b(?! (?:shower|party)\\b)`,
     ),
   ],
   [
