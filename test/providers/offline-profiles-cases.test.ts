@@ -246,6 +246,11 @@ describe('offline extractor: profiles', () => {
     ].join(' | ');
     expect(told).toContain("Rui's parents live in York now.");
     expect(told).not.toMatch(/Leeds|no wait/i);
+    const scratched = ruiSays(
+      'My sister Ada lives in Hull. Actually, scratch that — my sister Ada lives in Leeds now.',
+    ).episode.facts.map((f) => f.content);
+    expect(scratched).toContain("Rui's sister Ada lives in Leeds now.");
+    expect(scratched.join(' | ')).not.toMatch(/Hull|scratch/i);
     // "I meant to ..." or a word that only begins like one corrects nothing
     const meant = ruiSays(
       'My sister Ada lives in Hull. I meant to call her on Sunday.',

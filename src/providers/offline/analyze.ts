@@ -194,7 +194,7 @@ function namePatterns(names: readonly string[]): NamePatterns {
  * tell you about my trip" stays.
  */
 const FRAME =
-  /^(?:i(?: |'ve |'d )(?:should|must|have to|need to|want to|wanted to|just wanted to|forgot to|meant to|(?:have )?been meaning to|thought i'd|figured i'd|like to) (?:also |probably |quickly |just |first )?(?:mention|tell you|say|add|let you know|point out|note|ask(?: you)?)|just so you know|for (?:the record|context|reference|what it's worth)|(?:a )?(?:quick )?heads[- ]up|fun fact|keep in mind|(?:please )?(?:remember|note|don't forget)|as i (?:said|mentioned)(?: (?:before|earlier))?|honestly|actually|seriously|frankly|basically|truthfully|to be (?:honest|fair)|tbh|in fact|the (?:thing|problem|issue|catch) is|(?:actually,? )?scratch that,?(?: \u2014| \u2013| -)?)(?: that)?[,:]?\s+(?=(?:i|i'm|i've|i'd|i'll|my|we|we're|we've|our|the|a|an|he|she|they|it's|there's)\b)/i;
+  /^(?:i(?: |'ve |'d )(?:should|must|have to|need to|want to|wanted to|just wanted to|forgot to|meant to|(?:have )?been meaning to|thought i'd|figured i'd|like to) (?:also |probably |quickly |just |first )?(?:mention|tell you|say|add|let you know|point out|note|ask(?: you)?)|just so you know|for (?:the record|context|reference|what it's worth)|(?:a )?(?:quick )?heads[- ]up|fun fact|keep in mind|(?:please )?(?:remember|note|don't forget)|as i (?:said|mentioned)(?: (?:before|earlier))?|honestly|actually|seriously|frankly|basically|truthfully|to be (?:honest|fair)|tbh|in fact|the (?:thing|problem|issue|catch) is)(?: that)?[,:]?\s+(?=(?:i|i'm|i've|i'd|i'll|my|we|we're|we've|our|the|a|an|he|she|they|it's|there's)\b)/i;
 
 /**
  * Verbs of advice that bid only with an object after them ("Keep a diary", "Ice your knees",

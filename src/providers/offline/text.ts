@@ -121,10 +121,11 @@ const UNMARKED_QUESTION =
 
 /**
  * A correction of what was just said, opening a sentence: "No wait, ...", "Wait, no - ...",
- * "Sorry, I meant ...", "Scratch that, ...". Not "I meant to call you".
+ * "Sorry, I meant ...", "Scratch that, ...", "Actually, scratch that — ...". Not "I meant to
+ * call you".
  */
 const CORRECTION =
-  /^(?:(?:no,?\s+wait|wait,?\s+no)(?:\s*[,:;!.-]+\s*|\s+)|(?:sorry,?\s+i\s+mean[t]?|scratch\s+that|correction)\s*[,:;!.-]+\s*)(?=\S)/i;
+  /^(?:(?:no,?\s+wait|wait,?\s+no)(?:\s*[,:;!.\u2013\u2014-]+\s*|\s+)|(?:(?:actually|oh|oops|sorry),?\s+)?(?:sorry,?\s+i\s+mean[t]?|scratch\s+that|correction)\s*[,:;!.\u2013\u2014-]+\s*)(?=\S)/i;
 
 /**
  * A message's sentences as meant: a sentence that corrects the one before it ("I'm driving to
