@@ -113,7 +113,9 @@ function season(name: string, which: string, now: number): string {
   }
   const start = ({ spring: 2, summer: 5, fall: 8 } as Record<string, number>)[s] ?? 5;
   const year =
-    which === 'last' ? (m > start + 2 ? y : y - 1) : which === 'next' ? (m < start ? y : y + 1) : y;
+    // "next summer" is the one after "this summer", as "next Saturday" is the one after "this
+    // Saturday": said in April 2025, summer 2026.
+    which === 'last' ? (m > start + 2 ? y : y - 1) : which === 'next' ? y + 1 : y;
   return `${s} ${year}`;
 }
 
@@ -295,6 +297,11 @@ const STATE_ED = [
 const PAST_OF_SOMEONE = new RegExp(
   String.raw`(?:\b(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir|[Yy]our|[Tt]he)(?:\s+[a-z]+){1,2}|\b[A-Z][a-z]+)\s+${ADVERB}${pastVerb(STATE_ED)}`,
 );
+/** A clause opening with its verb in the past, its "I" left out: "Ran the half on Sunday". Not a colour. */
+const PAST_NO_SUBJECT = new RegExp(
+  String.raw`^\s*${ADVERB}(?!(?:red|bed|wed|shed|sled)\b)${pastVerb(STATE_ED)}`,
+  'i',
+);
 const FUTURE_MARKER =
   /\b(?:will|'ll|shall|going to|gonna|would|'d|plans? to|planning to|hopes? to|hoping to|wants? to)\b/i;
 
@@ -312,7 +319,10 @@ const CLAUSE_BREAK =
  */
 function toldInThePast(before: string): boolean {
   const clause = before.split(CLAUSE_BREAK).pop() ?? '';
-  return (PAST.test(clause) || PAST_OF_SOMEONE.test(clause)) && !FUTURE_MARKER.test(clause);
+  return (
+    (PAST.test(clause) || PAST_OF_SOMEONE.test(clause) || PAST_NO_SUBJECT.test(clause)) &&
+    !FUTURE_MARKER.test(clause)
+  );
 }
 
 /**

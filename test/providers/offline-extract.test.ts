@@ -467,6 +467,21 @@ describe('offline extractor: facts', () => {
     expect(facts).toContain('At work Ines mostly writes reports.');
   });
 
+  it('supplies the dropped "I" before "did", "ran" and a move ahead, not before "Moving on,"', () => {
+    const facts = inesFacts(
+      'Did my longest run ever yesterday, 16km in 1:42.',
+      'Ran the half on Sunday in 2:11!',
+      'Moving on the 26th, finally.',
+      'Moving on, the flat itself is lovely.',
+    );
+    expect(facts).toContainEqual(expect.stringMatching(/^Ines did Ines's longest run ever on 13 March 2024/));
+    expect(facts).toContainEqual(
+      expect.stringMatching(/^Ines ran the half on Sunday, 10 March 2024 in 2:11/),
+    );
+    expect(facts).toContainEqual(expect.stringMatching(/^Ines is moving on 26 March 2024/));
+    expect(facts.join(' | ')).not.toMatch(/Ines is moving on, the flat/);
+  });
+
   it('reads "Quick one:" as a label of the talk and a pronoun inside a hyphenated word as part of it', () => {
     const msg = builder();
     const ines = { sender_id: 'u', sender_name: 'Ines', role: 'user' as const };

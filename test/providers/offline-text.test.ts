@@ -84,6 +84,10 @@ describe('offline text: sentences and tokens', () => {
     expect(chatSpelling('Dont worry, can u send it thursday pls')).toBe(
       "Don't worry, can you send it Thursday please",
     );
+    // "its", "id", "ill" by the word after them
+    expect(
+      chatSpelling('its going to cost 420 and its tail is fine, id love to go, ill be there with an ill cat'),
+    ).toBe("it's going to cost 420 and its tail is fine, I'd love to go, I'll be there with an ill cat");
     // other words, capitals and a word's own apostrophe stay
     expect(chatSpelling("its ill-timed, we were well, may march in august; IM and U2 and rock'n'roll")).toBe(
       "its ill-timed, we were well, may march in august; IM and U2 and rock'n'roll",
@@ -169,6 +173,9 @@ describe('offline text: relative dates', () => {
     ['We met last weekend.', MAY_25, 'We met on the weekend of 20-21 May 2023.'],
     ['Next Friday suits me.', MAY_25, 'On Friday, 2 June 2023 suits me.'],
     ['I swam a lot last summer.', MAY_8, 'I swam a lot in summer 2022.'],
+    // "next summer" is the one after "this summer", also when this one is still ahead
+    ['We want to marry next summer.', MAY_8, 'We want to marry in summer 2024.'],
+    ['We want to marry this summer.', MAY_8, 'We want to marry in summer 2023.'],
     ['It seems like only yesterday.', MAY_8, 'It seems like only yesterday.'],
     // "this weekend" told in the past on a weekday: the weekend just gone.
     ['I went hiking this weekend.', MAY_8, 'I went hiking on the weekend of 6-7 May 2023.'],

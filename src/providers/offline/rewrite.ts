@@ -150,7 +150,7 @@ const QUESTION_LEAD = new Set(
 const ELLIPTIC_ING = new Set(
   `gonna going planning thinking hoping trying looking heading working getting feeling loving
 enjoying learning studying reading watching taking starting preparing saving volunteering training practicing
-practising considering spending doing making writing playing visiting`.split(/\s+/),
+practising considering spending doing making writing playing visiting moving flying driving`.split(/\s+/),
 );
 const ELLIPTIC_ADJ = new Set(
   `glad happy excited proud sorry thrilled lucky busy grateful thankful stoked pumped nervous tired exhausted
@@ -171,7 +171,7 @@ const ELLIPTIC_PRESENT = new Set([
 ]);
 const ELLIPTIC_PAST = new Set(
   `just been got went finally recently started finished spent visited bought made took saw met tried had
-joined signed built called moved found`.split(/\s+/),
+joined signed built called moved found did ran flew drove won sold`.split(/\s+/),
 );
 
 /** A finite verb after a leading gerund shows the gerund is the subject. */
@@ -511,6 +511,8 @@ function elide(text: string, speaker: string, addressee: string | null): string 
     // A gerund subject ("Fixing old radios is relaxing") is not an ellipsis.
     const clause = rest.split(/[,;:—–]|\s-\s/)[0] ?? '';
     if (first !== 'gonna' && GERUND_SUBJECT_VERB.test(clause)) return null;
+    // "Moving on, ...", "Moving forward, ...": a turn of the talk, no move of hers.
+    if (/^\s+(?:on|forward|along)\s*[,.;:!?]/i.test(rest)) return null;
     return `${speaker} is ${head}`;
   }
   if (ELLIPTIC_ADJ.has(first)) return `${speaker} is ${head}`;
@@ -553,7 +555,7 @@ function elide(text: string, speaker: string, addressee: string | null): string 
 
 /** A verb in the past after an opening "just" ("Just finished my thesis", "Just got back"). */
 const JUST_DONE = new RegExp(
-  `^\\s+(?:(?:finally|now|really|about)\\s+)?(?:[a-z]{2,}ed|been|${[...ELLIPTIC_PAST].filter((w) => w !== 'just' && !w.endsWith('ed') && !w.endsWith('ly')).join('|')}|came|heard|ran|won|sold|read|wrote|sent|told|began|gave|became|flew|drove|ate|woke|fell|felt|kept|lost|paid|caught|brought|left)\\b`,
+  `^\\s+(?:(?:finally|now|really|about)\\s+)?(?:[a-z]{2,}ed|been|${[...ELLIPTIC_PAST].filter((w) => w !== 'just' && !w.endsWith('ed') && !w.endsWith('ly')).join('|')}|came|heard|read|wrote|sent|told|began|gave|became|ate|woke|fell|felt|kept|lost|paid|caught|brought|left)\\b`,
 );
 
 /** Words opening an object or a particle after a dropped subject's verb in the past. */

@@ -3,8 +3,9 @@
  * careful text: contractions typed without their apostrophe ("i dont know", "im training",
  * "whats a good pace"), a few chat forms ("u", "pls", "thx") and the lowercase names of months
  * and weekdays ("in september", "flying out thursday"), which date resolution reads by their
- * capital. Only forms that are no other word: not "its", "ill", "id", "were", "well", "shell",
- * "hell", "lets", "wed", nor "may", "march" and "august", which lowercase are other words.
+ * capital. Only forms that are no other word: "its", "id" and "ill" by the word after them
+ * (BY_NEXT), never "were", "well", "shell", "hell", "lets", "wed", nor "may", "march" and
+ * "august", which lowercase are other words.
  */
 
 const CONTRACTIONS: Record<string, string> = {
@@ -50,9 +51,27 @@ const WORD = new RegExp(
   'gi',
 );
 
+/**
+ * "its", "id", "ill" typed for "it's", "I'd", "I'll", told by the word after them: "its going
+ * to cost", "id love to", "ill be there" (not "its tail", "an ill cat").
+ */
+const BY_NEXT: [RegExp, string][] = [
+  [
+    /\bits(?= (?:going|gonna|been|a|an|the|so|not|really|just|ok|okay|fine|great|good|bad|hard|too|very|getting|always|never|still|all|my|our|your|like|kinda|pretty|only|about|over|time|raining|cold|hot|late|early)\b)/g,
+    "it's",
+  ],
+  [/\bid(?= (?:love|like|rather|prefer|be|have|need|say|go|never|probably|really|also)\b)/g, "I'd"],
+  [
+    /\bill(?= (?:be|try|do|have|need|probably|just|send|let|get|go|take|check|make|call|see|look|keep|never|always|definitely|start|bring|ask|tell|write|pick|give)\b)/g,
+    "I'll",
+  ],
+];
+
 /** `text` with a person's chat spelling written out (see the module's comment). */
 export function chatSpelling(text: string): string {
-  return text.replace(WORD, (w, offset: number, all: string) => {
+  let out = text;
+  for (const [re, full] of BY_NEXT) out = out.replace(re, full);
+  return out.replace(WORD, (w, offset: number, all: string) => {
     // A letter after an apostrophe is the word's own ("rock'n'roll"), not a contraction.
     if (offset > 0 && /['’]/.test(all[offset - 1] ?? '')) return w;
     const lower = w.toLowerCase();
