@@ -482,6 +482,18 @@ describe('offline extractor: facts', () => {
     expect(facts.join(' | ')).not.toMatch(/Ines is moving on, the flat/);
   });
 
+  it('keeps what she asks to be remembered as what she said, and a note to herself as hers to do', () => {
+    const facts = inesFacts(
+      "Can you remember that Leo's school play is on 12 June at 6pm?",
+      'Note to self: renew passport before August, it expires in October.',
+      'Could you remember a recipe for me?',
+    );
+    expect(facts).toContain("Ines said that Leo's school play is on 12 June 2024 at 6pm.");
+    expect(facts).toContain('Ines needs to renew passport before August 2024, it expires in October 2024.');
+    // asking for something to be recalled tells nothing: it stays a question
+    expect(facts.join(' | ')).not.toMatch(/Ines said that a recipe|^A recipe/);
+  });
+
   it('reads "Quick one:" as a label of the talk and a pronoun inside a hyphenated word as part of it', () => {
     const msg = builder();
     const ines = { sender_id: 'u', sender_name: 'Ines', role: 'user' as const };

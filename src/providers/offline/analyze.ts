@@ -470,6 +470,39 @@ const SOMEONE_IS = /^someone (?:who's|who is) /i;
  * sentence of its own (a fact and a profile item), the rest another. Not "As a kid, I ..."
  * (what she was) nor "As a result, ..." (no role at all).
  */
+/** "Can you remember that ...?", "Could you please note that ...?": what she asks to be kept. */
+const KEEP_ASK =
+  /^(?:(?:hey|ok|okay|so),?\s+)?(?:can|could|would|will) you (?:please )?(?:remember|note|keep in mind|make a note|save|store)(?: of)?( that)?\s+(\S[^?]*?)(?:,? please)?\s*\?*$/i;
+/** A clause's verb, when no "that" opens it: "Can you remember my wifi password is ...". */
+const CLAUSE_VERB =
+  /\b(?:is|are|was|were|has|have|had|will|won't|can|can't|likes|loves|hates|needs|lives|works)\b|'s\s/i;
+/** "Note to self: ...", "Reminder to self - ...". */
+const NOTE_TO_SELF = /^(?:note|reminder|memo) to (?:self|myself)\s*[:,\u2013\u2014-]+\s*/i;
+/** Words that open a clause with its own subject, after which no "I need to" is supplied. */
+const OWN_SUBJECT =
+  /^(?:i|i'm|i've|my|we|our|the|a|an|it|it's|this|that|these|those|there|he|she|they|his|her|their)\b/i;
+
+/**
+ * What she asks to be kept is a statement of hers, not a question: "Can you remember that
+ * Leo's school play is on 12 June?" tells "Leo's school play is on 12 June." A note to herself
+ * is hers to do: "Note to self: renew passport before August" -> "I need to renew passport
+ * before August." (it had read as what she asked of the assistant).
+ */
+function keptForHer(raw: string): string[] {
+  const keep = KEEP_ASK.exec(raw.trim());
+  const kept = keep?.[2];
+  if (kept && kept.split(/\s+/).length >= 3 && (keep[1] || CLAUSE_VERB.test(kept)))
+    return [`${capitalize(kept.replace(/[.!]+$/, ''))}.`];
+  const note = NOTE_TO_SELF.exec(raw.trim());
+  if (note) {
+    const rest = raw.trim().slice(note[0].length);
+    return [
+      OWN_SUBJECT.test(rest) ? capitalize(rest) : `I need to ${rest.charAt(0).toLowerCase()}${rest.slice(1)}`,
+    ];
+  }
+  return [raw];
+}
+
 function splitRole(raw: string): string[] {
   const m = AS_ROLE.exec(raw.trim());
   if (!m?.[1] || !m[2] || raw.length > ASK_MAX_CHARS) return [raw];
@@ -511,6 +544,7 @@ export function analyze(segment: readonly SegmentMessage[], names: Map<string, s
     const written = normalize(prose(msg.content, msg.role === 'user'));
     for (const raw of withCorrections(splitSentences(msg.role === 'user' ? chatSpelling(written) : written))
       .map((t) => markQuestion(unshout(t)))
+      .flatMap(keptForHer)
       .flatMap(splitRole)
       .flatMap((t) => (editing ? splitQuoted(t) : [t]))
       .flatMap((t) => splitAsk(t, told))) {
