@@ -89,9 +89,9 @@ describe('offline text: sentences and tokens', () => {
       chatSpelling('its going to cost 420 and its tail is fine, id love to go, ill be there with an ill cat'),
     ).toBe("it's going to cost 420 and its tail is fine, I'd love to go, I'll be there with an ill cat");
     // other words, capitals and a word's own apostrophe stay
-    expect(chatSpelling("its ill-timed, we were well, may march in august; IM and U2 and rock'n'roll")).toBe(
-      "its ill-timed, we were well, may march in august; IM and U2 and rock'n'roll",
-    );
+    expect(
+      chatSpelling("its ill-timed, we were well, may march in august; IM and U2 and rock'n'roll, 10 u"),
+    ).toBe("its ill-timed, we were well, may march in august; IM and U2 and rock'n'roll, 10 u");
   });
 
   it('tokenises with straightened apostrophes and stems lightly', () => {

@@ -464,12 +464,6 @@ const AS_ROLE =
 const SOMEONE_HAS = /^someone (?:who has|who's got|with) /i;
 const SOMEONE_IS = /^someone (?:who's|who is) /i;
 
-/**
- * "As a nurse working night shifts, what helps me sleep during the day?" says what the
- * speaker is before it asks or says anything: "I am a nurse working night shifts." is a
- * sentence of its own (a fact and a profile item), the rest another. Not "As a kid, I ..."
- * (what she was) nor "As a result, ..." (no role at all).
- */
 /** "Can you remember that ...?", "Could you please note that ...?": what she asks to be kept. */
 const KEEP_ASK =
   /^(?:(?:hey|ok|okay|so),?\s+)?(?:can|could|would|will) you (?:please )?(?:remember|note|keep in mind|make a note|save|store)(?: of)?( that)?\s+(\S[^?]*?)(?:,? please)?\s*\?*$/i;
@@ -503,6 +497,12 @@ function keptForHer(raw: string): string[] {
   return [raw];
 }
 
+/**
+ * "As a nurse working night shifts, what helps me sleep during the day?" says what the
+ * speaker is before it asks or says anything: "I am a nurse working night shifts." is a
+ * sentence of its own (a fact and a profile item), the rest another. Not "As a kid, I ..."
+ * (what she was) nor "As a result, ..." (no role at all).
+ */
 function splitRole(raw: string): string[] {
   const m = AS_ROLE.exec(raw.trim());
   if (!m?.[1] || !m[2] || raw.length > ASK_MAX_CHARS) return [raw];
