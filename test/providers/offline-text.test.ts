@@ -308,6 +308,16 @@ describe('offline text: third-person rewriting', () => {
       'Bob has 3 kids and Bob does yoga.',
     );
     expect(toThirdPerson("I'd never been there.", 'Bob', null).text).toBe('Bob had never been there.');
+    // "you" after a noun phrase is the subject of a clause on it; after a verb, its object
+    expect(toThirdPerson('Select only the columns you need.', 'Bot', 'Dana').text).toBe(
+      'Select only the columns Dana needs.',
+    );
+    expect(toThirdPerson('Thanks for all you do, it makes you stronger.', 'Bot', 'Dana').text).toBe(
+      'Thanks for all Dana does, it makes Dana stronger.',
+    );
+    expect(toThirdPerson('Thank the people who helped you with the move.', 'Bot', 'Dana').text).toBe(
+      'Thank the people who helped Dana with the move.',
+    );
     expect(toThirdPerson("I'd love to help.", 'Bob', null).text).toBe('Bob would love to help.');
     expect(toThirdPerson('My husband and I go sailing.', 'Tomas', null).text).toBe(
       "Tomas's husband and Tomas go sailing.",

@@ -129,6 +129,24 @@ const SUBJECT_BEFORE = new Set(
 until before after hope think bet guess know glad sure wish maybe probably or than means`.split(/\s+/),
 );
 
+/** Words opening a noun phrase: "you" after such a phrase is the subject of a clause on it. */
+const DETERMINERS = new Set(
+  'the a an any every each some all these those my your his her our their'.split(' '),
+);
+/** Verbs that take "you" as their object ("makes you happy", "helps you stay"). */
+const OBJECT_VERBS = new Set(
+  `make makes made help helps let lets get gets got give gives gave tell tells told show shows showed send sends sent
+take takes took bring brings brought keep keeps kept see sees saw meet meets met ask asks want wants need needs call
+calls find finds found thank thanks pay pays owe owes teach teaches taught remind reminds hear hears heard love loves
+miss misses`.split(/\s+/),
+);
+/** Words after "you" that are no verb of its clause ("the file you asked about", "the people with you"). */
+const NOT_A_VERB = new Set(
+  `to for with about at in on of from by the a an and or but that this these those it them me him her us my your
+his our their so then there here up out off over into onto than as if when while because all too very really just
+also guys`.split(/\s+/),
+);
+
 /** Auxiliaries inverted in questions: "have you" -> "has Tomas". */
 const INVERTED: Record<string, string> = {
   are: 'is',
@@ -222,6 +240,24 @@ export function toThirdPerson(sentence: string, speaker: string, addressee: stri
   const firstWord = wordAt.indexOf(true);
   /** Index of the next word if only a plain space separates it from word `i`. */
   const nextWord = (i: number): number => (parts[i + 1] === ' ' && isWord(i + 2) ? i + 2 : -1);
+  /**
+   * "you" at `i` is the subject of a clause on the noun phrase just before it ("the columns you
+   * need", "a favourite book you remember", "for all you do"): a determiner right before the
+   * noun or one word before it, the noun no verb taking "you" as its object ("something that
+   * makes you happy", "helping you stay", "the people who helped you"), and a verb after it.
+   */
+  const afterNounPhrase = (i: number, next: string): boolean => {
+    const words: string[] = [];
+    for (let j = i - 1; j >= 0 && words.length < 3; j--) {
+      if (isWord(j)) words.push(low(j));
+      else if (/[^\s]/.test(parts[j] ?? '')) break;
+    }
+    const [prev, ...earlier] = words;
+    if (!prev || !/^[a-z]+$/.test(next) || NOT_A_VERB.has(next) || /'/.test(parts[i + 3] ?? '')) return false;
+    if (prev === 'all') return true;
+    if (OBJECT_VERBS.has(prev) || NOT_A_VERB.has(prev) || /(?:ed|ing|in)$/.test(prev)) return false;
+    return earlier.some((w) => DETERMINERS.has(w));
+  };
   const prevWord = (): string => {
     for (let j = out.length - 1; j >= 0; j--) {
       const p = out[j] ?? '';
@@ -466,7 +502,8 @@ export function toThirdPerson(sentence: string, speaker: string, addressee: stri
           out.push(' and others');
           i = j;
         } else if (Object.hasOwn(INVERTED, next) && next !== 'do' && next !== "don't") i = fixVerb(i);
-        else if (sentenceStart || before === '' || SUBJECT_BEFORE.has(before)) i = fixVerb(i);
+        else if (sentenceStart || before === '' || SUBJECT_BEFORE.has(before) || afterNounPhrase(i, next))
+          i = fixVerb(i);
       }
       continue;
     }
