@@ -482,6 +482,17 @@ describe('offline extractor: facts', () => {
     expect(facts.join(' | ')).not.toMatch(/Ines is moving on, the flat/);
   });
 
+  it('reads someone of hers named by role without "my" as hers ("Vet said ...", "GP switched me ...")', () => {
+    const facts = inesFacts(
+      'GP switched me from amlodipine to losartan.',
+      'Vet said Luna has a bad tooth.',
+      'Mum thinks I should sell the car.',
+    );
+    expect(facts).toContain("Ines's GP switched Ines from amlodipine to losartan.");
+    expect(facts).toContain("Ines's vet said Luna has a bad tooth.");
+    expect(facts).toContain("Ines's mum thinks Ines should sell the car.");
+  });
+
   it('keeps what she asks to be remembered as what she said, and a note to herself as hers to do', () => {
     const facts = inesFacts(
       "Can you remember that Leo's school play is on 12 June at 6pm?",

@@ -498,6 +498,21 @@ function keptForHer(raw: string): string[] {
 }
 
 /**
+ * Someone of her life named by role with its "my" left out, as chat does, before what they
+ * said or did: "Vet said Luna needs a tooth out", "GP switched me to losartan", "Mum thinks
+ * ...". It is her vet, her GP, her mum: "My vet said ...". Not a role used as a name for
+ * someone else ("Doctor Who is ...": no verb of saying or doing after it).
+ */
+const ROLE_SUBJECT =
+  /^(vet|doctor|doc|gp|dentist|landlord|landlady|boss|manager|teacher|coach|mechanic|garage|physio|therapist|mum|mom|dad|grandma|grandpa|nan|hubby)\b(?=\s+(?:said|says|told|tells|thinks|thought|wants|wanted|switched|recommended|recommends|suggested|suggests|gave|called|asked|reckons|confirmed|prescribed|booked|agreed|found|fixed|replaced|changed|sent|emailed|texted)\b)/i;
+function ownedRole(raw: string): string {
+  const m = ROLE_SUBJECT.exec(raw);
+  if (!m?.[1]) return raw;
+  const role = m[1] === 'GP' || m[1] === 'gp' ? 'GP' : m[1].toLowerCase();
+  return `My ${role}${raw.slice(m[0].length)}`;
+}
+
+/**
  * "As a nurse working night shifts, what helps me sleep during the day?" says what the
  * speaker is before it asks or says anything: "I am a nurse working night shifts." is a
  * sentence of its own (a fact and a profile item), the rest another. Not "As a kid, I ..."
@@ -544,6 +559,7 @@ export function analyze(segment: readonly SegmentMessage[], names: Map<string, s
     const written = normalize(prose(msg.content, msg.role === 'user'));
     for (const raw of withCorrections(splitSentences(msg.role === 'user' ? chatSpelling(written) : written))
       .map((t) => markQuestion(unshout(t)))
+      .map(ownedRole)
       .flatMap(keptForHer)
       .flatMap(splitRole)
       .flatMap((t) => (editing ? splitQuoted(t) : [t]))
