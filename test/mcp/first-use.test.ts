@@ -46,6 +46,26 @@ describe.each(DRIVERS)('MCP first use [%s]', (driver) => {
     expect(JSON.stringify(got.episodes[0]).toLowerCase()).toContain('lapsang');
   });
 
+  it("files an agent's note about the user in the third person into her profile", async () => {
+    for (const note of [
+      'The user prefers pnpm over npm and deploys to Vercel.',
+      'User is allergic to peanuts.',
+      'Prefers concise answers without emoji.',
+    ]) {
+      const r = await call(a, 'remember', { note, user_id: 'wren' });
+      expect((await waitTask(a, r.structuredContent.task_id)).status).toBe('success');
+    }
+    const got = await ok(a, 'get_memories', { memory_type: 'profile', user_id: 'wren' });
+    const items = got.profiles[0].profile_data.explicit_info.map((i: any) => [i.category, i.description]);
+    expect(items).toEqual(
+      expect.arrayContaining([
+        ['preference', expect.stringMatching(/prefers pnpm over npm/)],
+        ['allergy', expect.stringMatching(/is allergic to peanuts/)],
+        ['preference', expect.stringMatching(/prefers concise answers/)],
+      ]),
+    );
+  });
+
   it("recalls an agent's own note by its agent_id once extracted, and forgets it when the agent is deleted", async () => {
     const r = await call(a, 'remember', {
       note: 'The staging database password rotates every Friday at noon.',

@@ -226,6 +226,22 @@ describe('offline extractor: profiles', () => {
     expect(itemsOf(out).map(([c]) => c)).toEqual(['identity', 'identity', 'relationship', 'occupation']);
   });
 
+  it('reads a note about her in the third person, as an agent writes it, as hers', () => {
+    const out = ruiSays(
+      'The user prefers tabs over spaces.',
+      'Rui is allergic to sesame.',
+      'Prefers short answers without emoji.',
+      // a word "user" qualifies, and a question, are no note about her
+      'User settings are stored in the profile table.',
+      'Likes this one or that one?',
+    );
+    expect(itemsOf(out)).toEqual([
+      ['preference', 'Rui prefers tabs over spaces.'],
+      ['allergy', 'Rui is allergic to sesame.'],
+      ['preference', 'Rui prefers short answers without emoji.'],
+    ]);
+  });
+
   it("keeps where she is moving to, her landlord's and her rent's news, and her symptoms", () => {
     const out = ruiSays(
       "I'm moving to Valencia in the autumn.",

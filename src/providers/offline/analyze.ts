@@ -25,7 +25,7 @@ import {
   unquoted,
 } from './draft.js';
 import { toThirdPerson } from './rewrite.js';
-import { keptForHer, ownedRole, splitAsk, splitRole } from './sentence-parts.js';
+import { keptForHer, ownedRole, selfInFirstPerson, splitAsk, splitRole } from './sentence-parts.js';
 import { chatSpelling } from './spelling.js';
 import {
   capitalize,
@@ -401,6 +401,7 @@ export function analyze(segment: readonly SegmentMessage[], names: Map<string, s
     const written = normalize(prose(msg.content, msg.role === 'user'));
     for (const raw of withCorrections(splitSentences(msg.role === 'user' ? chatSpelling(written) : written))
       .map((t) => markQuestion(unshout(t)))
+      .map((t) => (msg.role === 'user' ? selfInFirstPerson(t, speaker) : t))
       .map(ownedRole)
       .flatMap(keptForHer)
       .flatMap(splitRole)

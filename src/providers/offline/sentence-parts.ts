@@ -165,3 +165,66 @@ export function splitRole(raw: string): string[] {
     : `I am ${role.replace(SOMEONE_IS, '')}.`;
   return [self, capitalize(m[2])];
 }
+
+/** Verbs a note about someone opens with when it leaves its subject out ("Prefers short answers"). */
+const NOTE_VERBS =
+  "prefers|likes|loves|hates|dislikes|enjoys|uses|works|lives|owns|drives|speaks|wants|needs|has|is|was|studies|teaches|plays|runs|writes|reads|goes|gets|takes|knows|thinks|feels|says|keeps|avoids|went|got|took|had|made|bought|ran|wrote|cannot|can't|doesn't|isn't|hasn't|wasn't";
+/** NOTE_VERBS that open a note with no subject: a verb in -s of what one likes, does or has. */
+const BARE_VERBS =
+  'prefers|likes|loves|hates|dislikes|enjoys|uses|works|lives|owns|drives|speaks|wants|needs|studies|teaches|plays|runs|writes|reads|keeps|avoids';
+/** What may follow "the user" / her name as its verb: NOTE_VERBS, a past in -ed, a modal, an adverb. */
+const SUBJECT_VERB = new RegExp(
+  `^(?:${NOTE_VERBS}|[a-z]{3,}ed|will|would|can|could|should|might|must|also|always|never|usually|often|just|recently|now)$`,
+);
+
+/** A verb said of "he" / "she" as said of "I": "prefers" -> "prefer", "is" -> "am", "studies" -> "study". */
+function firstPersonVerb(verb: string): string {
+  const lower = verb.toLowerCase();
+  const irregular: Record<string, string> = {
+    is: 'am',
+    has: 'have',
+    does: 'do',
+    "isn't": 'am not',
+    "doesn't": "don't",
+    "hasn't": "haven't",
+  };
+  if (Object.hasOwn(irregular, lower)) return irregular[lower]!;
+  if (!NOTE_VERBS.split('|').includes(lower) || !/s$/.test(lower) || /ss$/.test(lower)) return verb;
+  if (/[^aeiou]ies$/.test(lower)) return `${lower.slice(0, -3)}y`;
+  if (/(?:ch|sh|x|z|o)es$/.test(lower)) return lower.slice(0, -2);
+  return lower.slice(0, -1);
+}
+
+/**
+ * A note about herself written in the third person, as an agent writes what it was told to
+ * remember ("The user prefers pnpm over npm", "Kim is allergic to peanuts" in Kim's own note,
+ * "Prefers concise answers"): said as hers, in the first person, so it is read as anything she
+ * says of herself ("I prefer pnpm over npm"), for her facts and her profile alike. Only the
+ * sentence's subject: "the user", "user" or her own name (a possessive: "my"), before a verb
+ * of hers (SUBJECT_VERB: not "User settings are ..."), or no subject before one of NOTE_VERBS.
+ */
+export function selfInFirstPerson(raw: string, speaker: string): string {
+  const subject = new RegExp(
+    `^(?:the user|user|${speaker.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')})(?:('s)\\s+|\\s+(?=[a-z]))`,
+    'i',
+  ).exec(raw);
+  if (subject) {
+    const rest = raw.slice(subject[0].length);
+    if (subject[1]) return `My ${rest}`;
+    const verb = /^([a-z']+)/.exec(rest)?.[1];
+    if (!verb || !SUBJECT_VERB.test(verb)) return raw;
+    // "The user also uses Neovim": the verb after the adverb is hers too.
+    const adverb = /^(?:also|always|never|usually|often|just|recently|now)\s+([a-z']+)/.exec(rest);
+    if (adverb?.[1]) {
+      const second = adverb[1];
+      return `I ${rest.slice(0, rest.indexOf(second))}${firstPersonVerb(second)}${rest.slice(rest.indexOf(second) + second.length)}`;
+    }
+    return `I ${firstPersonVerb(verb)}${rest.slice(verb.length)}`;
+  }
+  // No subject: only a verb in -s of what one likes, does or has, in a statement ("Prefers ...";
+  // not "Is this yours?", "Got any tips?", which ask).
+  if (/\?["')\]]*$/.test(raw.trim())) return raw;
+  const bare = new RegExp(`^(${BARE_VERBS})\\s+(?=[a-z])`, 'i').exec(raw);
+  if (bare?.[1]) return `I ${firstPersonVerb(bare[1])} ${raw.slice(bare[0].length)}`;
+  return raw;
+}
