@@ -231,6 +231,7 @@ describe('offline extractor: profiles', () => {
       'The user prefers tabs over spaces.',
       'Rui is allergic to sesame.',
       'Prefers short answers without emoji.',
+      "User's name is Rui; he works at Acme as a backend engineer.",
       // a word "user" qualifies, and a question, are no note about her
       'User settings are stored in the profile table.',
       'Likes this one or that one?',
@@ -239,6 +240,8 @@ describe('offline extractor: profiles', () => {
       ['preference', 'Rui prefers tabs over spaces.'],
       ['allergy', 'Rui is allergic to sesame.'],
       ['preference', 'Rui prefers short answers without emoji.'],
+      ['identity', expect.stringMatching(/^Rui's name is Rui/)],
+      ['occupation', 'Rui works at Acme as a backend engineer.'],
     ]);
   });
 

@@ -5,6 +5,7 @@
  * remembered ("Can you remember that ...?") and a note to herself, and someone of hers named by
  * role without "my" ("Vet said ..."). Each takes the raw sentence and returns it or its parts.
  */
+import { RELATIVES } from './nouns.js';
 import { capitalize } from './text.js';
 
 const OPENING = String.raw`(?:(?:oh|hey|hi|so|well|also|btw|ok|okay|and|but|actually|honestly|anyway|now)[,!]?\s+)*`;
@@ -196,6 +197,20 @@ function firstPersonVerb(verb: string): string {
 }
 
 /**
+ * A later clause of such a note opening with "she" / "he" is her too ("...; she works at
+ * Acme"), unless someone else is named before it ("her sister ..., and she arrives Monday").
+ */
+const LATER_SUBJECT = /([;,]\s+(?:and\s+|but\s+)?|\s(?:and|but)\s+)(?:she|he)(?:('s)\s+|\s+([a-z']+))/i;
+const SOMEONE_ELSE = new RegExp(`\\b(?:her|his|him|${RELATIVES})\\b`, 'i');
+function herLater(said: string): string {
+  const m = LATER_SUBJECT.exec(said);
+  if (!m || SOMEONE_ELSE.test(said.slice(0, m.index))) return said;
+  const [whole, lead = '', is, verb = ''] = m;
+  const her = is ? `${lead}I'm ` : `${lead}I ${firstPersonVerb(verb)}`;
+  return `${said.slice(0, m.index)}${her}${herLater(said.slice(m.index + whole.length))}`;
+}
+
+/**
  * A note about herself written in the third person, as an agent writes what it was told to
  * remember ("The user prefers pnpm over npm", "Kim is allergic to peanuts" in Kim's own note,
  * "Prefers concise answers"): said as hers, in the first person, so it is read as anything she
@@ -210,16 +225,12 @@ export function selfInFirstPerson(raw: string, speaker: string): string {
   ).exec(raw);
   if (subject) {
     const rest = raw.slice(subject[0].length);
-    if (subject[1]) return `My ${rest}`;
-    const verb = /^([a-z']+)/.exec(rest)?.[1];
-    if (!verb || !SUBJECT_VERB.test(verb)) return raw;
+    if (subject[1]) return herLater(`My ${rest}`);
     // "The user also uses Neovim": the verb after the adverb is hers too.
-    const adverb = /^(?:also|always|never|usually|often|just|recently|now)\s+([a-z']+)/.exec(rest);
-    if (adverb?.[1]) {
-      const second = adverb[1];
-      return `I ${rest.slice(0, rest.indexOf(second))}${firstPersonVerb(second)}${rest.slice(rest.indexOf(second) + second.length)}`;
-    }
-    return `I ${firstPersonVerb(verb)}${rest.slice(verb.length)}`;
+    const m = /^((?:(?:also|always|never|usually|often|just|recently|now)\s+)?)([a-z']+)/.exec(rest);
+    const verb = m?.[2];
+    if (!m || !verb || !SUBJECT_VERB.test(m[1] ? verb : (/^[a-z']+/.exec(rest)?.[0] ?? ''))) return raw;
+    return herLater(`I ${m[1]}${firstPersonVerb(verb)}${rest.slice(m[0].length)}`);
   }
   // No subject: only a verb in -s of what one likes, does or has, in a statement ("Prefers ...";
   // not "Is this yours?", "Got any tips?", which ask).
