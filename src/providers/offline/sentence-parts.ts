@@ -5,6 +5,7 @@
  * remembered ("Can you remember that ...?") and a note to herself, and someone of hers named by
  * role without "my" ("Vet said ..."). Each takes the raw sentence and returns it or its parts.
  */
+import { escapeRegExp } from '../../core/regexp.js';
 import { RELATIVES } from './nouns.js';
 import { capitalize } from './text.js';
 
@@ -170,6 +171,7 @@ export function splitRole(raw: string): string[] {
 /** Verbs a note about someone opens with when it leaves its subject out ("Prefers short answers"). */
 const NOTE_VERBS =
   "prefers|likes|loves|hates|dislikes|enjoys|uses|works|lives|owns|drives|speaks|wants|needs|has|is|was|studies|teaches|plays|runs|writes|reads|goes|gets|takes|knows|thinks|feels|says|keeps|avoids|went|got|took|had|made|bought|ran|wrote|cannot|can't|doesn't|isn't|hasn't|wasn't";
+const NOTE_VERB_SET = new Set(NOTE_VERBS.split('|'));
 /** NOTE_VERBS that open a note with no subject: a verb in -s of what one likes, does or has. */
 const BARE_VERBS =
   'prefers|likes|loves|hates|dislikes|enjoys|uses|works|lives|owns|drives|speaks|wants|needs|studies|teaches|plays|runs|writes|reads|keeps|avoids';
@@ -190,7 +192,7 @@ function firstPersonVerb(verb: string): string {
     "hasn't": "haven't",
   };
   if (Object.hasOwn(irregular, lower)) return irregular[lower]!;
-  if (!NOTE_VERBS.split('|').includes(lower) || !/s$/.test(lower) || /ss$/.test(lower)) return verb;
+  if (!NOTE_VERB_SET.has(lower) || !/s$/.test(lower) || /ss$/.test(lower)) return verb;
   if (/[^aeiou]ies$/.test(lower)) return `${lower.slice(0, -3)}y`;
   if (/(?:ch|sh|x|z|o)es$/.test(lower)) return lower.slice(0, -2);
   return lower.slice(0, -1);
@@ -210,6 +212,20 @@ function herLater(said: string): string {
   return `${said.slice(0, m.index)}${her}${herLater(said.slice(m.index + whole.length))}`;
 }
 
+/** A note's opening verb with no subject (BARE_VERBS). */
+const BARE_NOTE = new RegExp(`^(${BARE_VERBS})\\s+(?=[a-z])`, 'i');
+/** "the user", "user" or her name opening a sentence, as subject or owner, by speaker (one segment's few). */
+const SELF_SUBJECTS = new Map<string, RegExp>();
+function selfSubject(speaker: string): RegExp {
+  let re = SELF_SUBJECTS.get(speaker);
+  if (!re) {
+    if (SELF_SUBJECTS.size > 256) SELF_SUBJECTS.clear();
+    re = new RegExp(`^(?:the user|user|${escapeRegExp(speaker)})(?:('s)\\s+|\\s+(?=[a-z]))`, 'i');
+    SELF_SUBJECTS.set(speaker, re);
+  }
+  return re;
+}
+
 /**
  * A note about herself written in the third person, as an agent writes what it was told to
  * remember ("The user prefers pnpm over npm", "Kim is allergic to peanuts" in Kim's own note,
@@ -219,10 +235,7 @@ function herLater(said: string): string {
  * of hers (SUBJECT_VERB: not "User settings are ..."), or no subject before one of NOTE_VERBS.
  */
 export function selfInFirstPerson(raw: string, speaker: string): string {
-  const subject = new RegExp(
-    `^(?:the user|user|${speaker.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')})(?:('s)\\s+|\\s+(?=[a-z]))`,
-    'i',
-  ).exec(raw);
+  const subject = selfSubject(speaker).exec(raw);
   if (subject) {
     const rest = raw.slice(subject[0].length);
     if (subject[1]) return herLater(`My ${rest}`);
@@ -235,7 +248,7 @@ export function selfInFirstPerson(raw: string, speaker: string): string {
   // No subject: only a verb in -s of what one likes, does or has, in a statement ("Prefers ...";
   // not "Is this yours?", "Got any tips?", which ask).
   if (/\?["')\]]*$/.test(raw.trim())) return raw;
-  const bare = new RegExp(`^(${BARE_VERBS})\\s+(?=[a-z])`, 'i').exec(raw);
+  const bare = BARE_NOTE.exec(raw);
   if (bare?.[1]) return `I ${firstPersonVerb(bare[1])} ${raw.slice(bare[0].length)}`;
   return raw;
 }
