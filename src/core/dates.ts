@@ -331,13 +331,16 @@ function toldInThePast(before: string): boolean {
  */
 function tenseAt(offset: number, input: string): 'past' | 'future' | 'now' {
   const head = input.slice(0, offset).split(CLAUSE_BREAK).pop() ?? '';
+  const clause = `${head}${input.slice(offset).split(CLAUSE_BREAK)[0] ?? ''}`;
   // The verb before the date governs it when it tells a tense ("My mum passed away in October
   // and Christmas is going to be hard": the October gone); else the clause as a whole.
-  if (FUTURE_MARKER.test(head)) return 'future';
-  if (toldInThePast(head) || /\b(?:was|were|did|had)\b/i.test(head)) return 'past';
-  const clause = `${head}${input.slice(offset).split(CLAUSE_BREAK)[0] ?? ''}`;
-  if (FUTURE_MARKER.test(clause)) return 'future';
-  return toldInThePast(clause) || /\b(?:was|were|did|had)\b/i.test(clause) ? 'past' : 'now';
+  return tenseOf(head) ?? tenseOf(clause) ?? 'now';
+}
+
+/** The tense a text tells, by its markers of the future and its verbs in the past; null for neither. */
+function tenseOf(text: string): 'past' | 'future' | null {
+  if (FUTURE_MARKER.test(text)) return 'future';
+  return toldInThePast(text) || /\b(?:was|were|did|had)\b/i.test(text) ? 'past' : null;
 }
 
 /**

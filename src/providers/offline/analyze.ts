@@ -386,8 +386,10 @@ export function analyze(segment: readonly SegmentMessage[], names: Map<string, s
     const labelled: boolean[] = [];
     let before: string | undefined;
     let draft: Draft | null = null;
+    // A person's own words: her lists, her chat spelling, her notes about herself, her pasted texts.
+    const hers = msg.role === 'user';
     // A quoted text of hers she asks to have edited: its "I" is hers, its "you" its recipient's.
-    const editing = msg.role === 'user' && asksToEdit(msg.content);
+    const editing = hers && asksToEdit(msg.content);
     const writtenTo = editing ? requestedRecipient(msg.content, speaker) : null;
     let pasted: Draft | null = null;
     const told = new Set<string>();
@@ -398,10 +400,10 @@ export function analyze(segment: readonly SegmentMessage[], names: Map<string, s
         if (segment[j]!.role === 'user') return asksForDraft(segment[j]!.content);
       return false;
     };
-    const written = normalize(prose(msg.content, msg.role === 'user'));
-    for (const raw of withCorrections(splitSentences(msg.role === 'user' ? chatSpelling(written) : written))
+    const written = normalize(prose(msg.content, hers));
+    for (const raw of withCorrections(splitSentences(hers ? chatSpelling(written) : written))
       .map((t) => markQuestion(unshout(t)))
-      .map((t) => (msg.role === 'user' ? selfInFirstPerson(t, speaker) : t))
+      .map((t) => (hers ? selfInFirstPerson(t, speaker) : t))
       .map(ownedRole)
       .flatMap(keptForHer)
       .flatMap(splitRole)

@@ -34,12 +34,22 @@ export function splitAsk(raw: string, told?: Set<string>): string[] {
   // An emoji between the two parts breaks them as a comma would ("... again 😂 anyway what's ...?").
   const m = TRAILING_ASK.exec(raw.replace(EMOJI_BREAK, ', '));
   const ask = m?.[2];
-  // What opens the statement and is no part of it: "Since I'm allergic ...", "idk if this
-  // matters but ...", "lol ...".
-  const head = m?.[1]?.replace(HEAD_LEAD, '');
-  if (!head || !ask || head.includes('?') || !FIRST_PERSON_OPENING.test(head) || head.split(/\s+/).length < 3)
-    return tellsAfter(raw, told);
-  return [`${capitalize(head.replace(/[,;:]+$/, ''))}.`, capitalize(ask)];
+  const statement = statementOf(m?.[1]);
+  if (!statement || !ask) return tellsAfter(raw, told);
+  return [statement, capitalize(ask)];
+}
+
+/**
+ * What comes before the question of a sentence, as a statement she makes of herself ("I'm
+ * allergic to sesame."), without what opens it and is no part of it ("Since ...", "idk if this
+ * matters but ...", "lol ..."); null when it is none: no first-person opening, under three
+ * words, or a question of its own.
+ */
+function statementOf(head: string | undefined): string | null {
+  const said = head?.replace(HEAD_LEAD, '');
+  if (!said || said.includes('?') || !FIRST_PERSON_OPENING.test(said) || said.split(/\s+/).length < 3)
+    return null;
+  return `${capitalize(said.replace(/[,;:]+$/, ''))}.`;
 }
 
 /** A question, a comma, and a clause with a subject of its own to the end of the sentence. */
@@ -72,16 +82,8 @@ function tellsAfter(raw: string, told?: Set<string>): string[] {
     return [`${capitalize(lead[1])}?`, statement];
   }
   const wonder = WONDER_ASK.exec(raw);
-  const head = wonder?.[1]?.replace(HEAD_LEAD, '');
-  if (
-    wonder?.[2] &&
-    head &&
-    !/[?]/.test(head) &&
-    FIRST_PERSON_OPENING.test(head) &&
-    head.split(/\s+/).length >= 3
-  )
-    return [`${capitalize(head.replace(/[,;:]+$/, ''))}.`, capitalize(wonder[2])];
-  return [raw];
+  const statement = statementOf(wonder?.[1]);
+  return statement && wonder?.[2] ? [statement, capitalize(wonder[2])] : [raw];
 }
 
 /** An emoji (with its joiners and variation selectors) and the spaces around it. */
@@ -121,13 +123,14 @@ const OWN_SUBJECT =
  * before August." (it had read as what she asked of the assistant).
  */
 export function keptForHer(raw: string): string[] {
-  const keep = KEEP_ASK.exec(raw.trim());
+  const sentence = raw.trim();
+  const keep = KEEP_ASK.exec(sentence);
   const kept = keep?.[2];
   if (kept && kept.split(/\s+/).length >= 3 && (keep[1] || CLAUSE_VERB.test(kept)))
     return [`${capitalize(kept.replace(/[.!]+$/, ''))}.`];
-  const note = NOTE_TO_SELF.exec(raw.trim());
+  const note = NOTE_TO_SELF.exec(sentence);
   if (note) {
-    const rest = raw.trim().slice(note[0].length);
+    const rest = sentence.slice(note[0].length);
     return [
       OWN_SUBJECT.test(rest) ? capitalize(rest) : `I need to ${rest.charAt(0).toLowerCase()}${rest.slice(1)}`,
     ];
@@ -175,10 +178,14 @@ const NOTE_VERB_SET = new Set(NOTE_VERBS.split('|'));
 /** NOTE_VERBS that open a note with no subject: a verb in -s of what one likes, does or has. */
 const BARE_VERBS =
   'prefers|likes|loves|hates|dislikes|enjoys|uses|works|lives|owns|drives|speaks|wants|needs|studies|teaches|plays|runs|writes|reads|keeps|avoids';
+/** Adverbs between a note's subject and its verb ("The user also uses Neovim"). */
+const NOTE_ADVERBS = 'also|always|never|usually|often|just|recently|now';
 /** What may follow "the user" / her name as its verb: NOTE_VERBS, a past in -ed, a modal, an adverb. */
 const SUBJECT_VERB = new RegExp(
-  `^(?:${NOTE_VERBS}|[a-z]{3,}ed|will|would|can|could|should|might|must|also|always|never|usually|often|just|recently|now)$`,
+  `^(?:${NOTE_VERBS}|[a-z]{3,}ed|will|would|can|could|should|might|must|${NOTE_ADVERBS})$`,
 );
+/** The verb opening what follows a note's subject, after an adverb if one comes first. */
+const NOTE_VERB = new RegExp(`^((?:(?:${NOTE_ADVERBS})\\s+)?)([a-z']+)`);
 
 /** A verb said of "he" / "she" as said of "I": "prefers" -> "prefer", "is" -> "am", "studies" -> "study". */
 function firstPersonVerb(verb: string): string {
@@ -240,9 +247,9 @@ export function selfInFirstPerson(raw: string, speaker: string): string {
     const rest = raw.slice(subject[0].length);
     if (subject[1]) return herLater(`My ${rest}`);
     // "The user also uses Neovim": the verb after the adverb is hers too.
-    const m = /^((?:(?:also|always|never|usually|often|just|recently|now)\s+)?)([a-z']+)/.exec(rest);
+    const m = NOTE_VERB.exec(rest);
     const verb = m?.[2];
-    if (!m || !verb || !SUBJECT_VERB.test(m[1] ? verb : (/^[a-z']+/.exec(rest)?.[0] ?? ''))) return raw;
+    if (!m || !verb || !SUBJECT_VERB.test(verb)) return raw;
     return herLater(`I ${m[1]}${firstPersonVerb(verb)}${rest.slice(m[0].length)}`);
   }
   // No subject: only a verb in -s of what one likes, does or has, in a statement ("Prefers ...";

@@ -75,8 +75,8 @@ export function chatSpelling(text: string): string {
     // A letter after an apostrophe is the word's own ("rock'n'roll"), not a contraction; a
     // "u" after a number is a unit ("10 u of insulin").
     if (offset > 0 && /['’]/.test(all[offset - 1] ?? '')) return w;
-    if (w.toLowerCase() === 'u' && /\d\s$/.test(all.slice(Math.max(0, offset - 2), offset))) return w;
     const lower = w.toLowerCase();
+    if (lower === 'u' && /\d\s$/.test(all.slice(Math.max(0, offset - 2), offset))) return w;
     if (CAPITALISED.has(lower)) return w === lower ? lower[0]!.toUpperCase() + lower.slice(1) : w;
     // As typed in lowercase or opening a sentence ("Dont worry"); not in capitals ("IM", "THX"),
     // nor a capital "U" (a letter, a grade).
