@@ -331,11 +331,31 @@ function toldInThePast(before: string): boolean {
  */
 function tenseAt(offset: number, input: string): 'past' | 'future' | 'now' {
   const head = input.slice(0, offset).split(CLAUSE_BREAK).pop() ?? '';
-  const clause = `${head}${input.slice(offset).split(CLAUSE_BREAK)[0] ?? ''}`;
+  const tail = input.slice(offset).split(CLAUSE_BREAK)[0] ?? '';
+  const clause = `${head}${tail}`;
+  // The nearest verb is in the present and nothing after it in the past ("my manager said I'm
+  // getting promoted in April", "we cancelled because her sister is getting married in
+  // October"): a plan told in the present, whatever was told before it.
+  let present = -1;
+  for (const m of head.matchAll(PRESENT_VERB)) present = m.index;
+  if (present >= 0 && tenseOf(head.slice(present)) === null)
+    return tenseOf(head.slice(present) + tail) ?? 'now';
   // The verb before the date governs it when it tells a tense ("My mum passed away in October
   // and Christmas is going to be hard": the October gone); else the clause as a whole.
   return tenseOf(head) ?? tenseOf(clause) ?? 'now';
 }
+
+/** Nouns in "-ing" after a possessive: "Sam's wedding" is no verb. */
+const ING_NOUNS =
+  'wedding|morning|evening|building|meeting|painting|drawing|thing|ring|king|spring|string|ceiling|clothing|feeling|sibling|pudding|wing|swing|darling|earring|ending|beginning|funeral|housewarming|christening|stocking|filling|lodging|setting|booking|offering|recording|reading|training|savings|listing|ranking';
+/**
+ * A verb in the present: a form of "be" ("the concert is", "I'm getting") or "'s" after a
+ * pronoun or before a verb in "-ing" ("she's flying", "Sam's getting married").
+ */
+const PRESENT_VERB = new RegExp(
+  String.raw`\b(?:am|is|are|isn['’]t|aren['’]t)\b|['’](?:m|re)\b|\b(?:he|she|it|who|that|there)['’]s\b|['’]s\s+(?!(?:${ING_NOUNS})\b)[a-z]+ing\b`,
+  'gi',
+);
 
 /** The tense a text tells, by its markers of the future and its verbs in the past; null for neither. */
 function tenseOf(text: string): 'past' | 'future' | null {

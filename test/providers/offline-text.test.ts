@@ -268,6 +268,26 @@ describe('offline text: relative dates', () => {
       MAY_8,
       'My mum passed away in October 2022 and Christmas is going to be hard this year.',
     ],
+    // The nearest verb in the present, nothing after it in the past: a plan, whatever was
+    // told in the past before it.
+    [
+      "I had my review and my boss said I'm getting promoted to team lead in September.",
+      MAY_8,
+      "I had my review and my boss said I'm getting promoted to team lead in September 2023.",
+    ],
+    [
+      "We called off the cruise because Ana's brother is getting married in October.",
+      MAY_8,
+      "We called off the cruise because Ana's brother is getting married in October 2023.",
+    ],
+    ['I was told the results are coming in July.', MAY_8, 'I was told the results are coming in July 2023.'],
+    // ... not a noun in "-ing", nor a present followed by a verb in the past.
+    ["I went to Ana's wedding in March.", MAY_8, "I went to Ana's wedding in March 2023."],
+    [
+      "I'm still getting over the cold I caught in June.",
+      MAY_8,
+      "I'm still getting over the cold I caught in June 2022.",
+    ],
     // A holiday told alone: the last one in the past, else the next.
     ['We went to my parents at Christmas.', MAY_8, 'We went to my parents at Christmas, 25 December 2022.'],
     ['What should I cook for Thanksgiving?', MAY_8, 'What should I cook for Thanksgiving, 23 November 2023?'],
