@@ -505,6 +505,14 @@ describe('offline extractor: facts', () => {
     expect(facts.join(' | ')).not.toMatch(/Ines said that a recipe|^A recipe/);
   });
 
+  it('reads "Change of plans:" as a label of the talk', () => {
+    const facts = inesFacts(
+      'Change of plans: we cancelled the cruise, so we are driving to Galicia instead.',
+    );
+    expect(facts.join(' | ')).toMatch(/^Ines and others cancelled the cruise/);
+    expect(facts.join(' | ')).not.toMatch(/change of plan/i);
+  });
+
   it('reads "Quick one:" as a label of the talk and a pronoun inside a hyphenated word as part of it', () => {
     const msg = builder();
     const ines = { sender_id: 'u', sender_name: 'Ines', role: 'user' as const };
