@@ -12,7 +12,7 @@ import { type Fixture, HOUR, openFixture, searchOf, seedEpisode, T0 } from './se
  * - a meal or a diet asked for brings what one does not eat ("dietary restrictions", lactose); a book asked about, a novel; an
  *   instrument, a guitar; a degree, a master's; what one earns, a salary; a room, the kitchen;
  *   a season, its months; a pet, her fish; an exam, that she passed; a race, a half marathon;
- *   grandchildren, a grandson; a doctor, the GP; medication, tablets.
+ *   grandchildren, a grandson; a doctor, the GP; medication, tablets; plants, a pothos.
  */
 describe.each(DRIVERS)('a kind asked about finds its instance [%s]', (driver) => {
   let f: Fixture;
@@ -112,6 +112,9 @@ describe.each(DRIVERS)('a kind asked about finds its instance [%s]', (driver) =>
       'Ray saw the GP on Friday about his ankles.',
       'Ray takes two tablets of losartan every morning.',
       'Ray watched a film on Friday with Joan.',
+      'Ray bought a pothos and two ferns at the market.',
+      // shorter, so it ranks first on the question's own words alone
+      'Ray bought a drill.',
     ]);
     await seedFacts('omar', 60, [
       'Omar drove to the Alps with the kids in July 2025.',
@@ -190,6 +193,10 @@ describe.each(DRIVERS)('a kind asked about finds its instance [%s]', (driver) =>
       expect(doctor.episodes[0]!.atomic_facts[0]!.content).toMatch(/saw the GP/);
       const medication = await run({ user_id: 'ray', query: 'What medication am I on?', method });
       expect(medication.episodes[0]!.atomic_facts[0]!.content).toMatch(/tablets of losartan/);
+    });
+    it(`${method}: plants asked about find the pothos and the ferns`, async () => {
+      const plants = await run({ user_id: 'ray', query: 'Which plants did I buy?', method });
+      expect(plants.episodes[0]!.atomic_facts[0]!.content).toMatch(/pothos and two ferns/);
     });
     it(`${method}: a season asked about finds what its months hold`, async () => {
       const summer = await run({ user_id: 'omar', query: 'Where did we go in the summer?', method });

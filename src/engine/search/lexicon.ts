@@ -83,6 +83,12 @@ const KINDS: readonly (readonly [string, string, string?])[] = [
   ['summer summers summertime', 'june july august'],
   ['autumn autumns', 'september october november'],
   ['winter winters wintertime', 'december january february'],
+  // A plant asked about ("How many plants did I get?"), the one told by its name: "a pothos
+  // cutting", "a fiddle-leaf fig". Not "lily", "ivy" or "palm", as often a name or a hand.
+  [
+    'plant plants houseplant houseplants',
+    'pothos monstera fern ferns succulent succulents cactus cacti orchid orchids ficus fig figs philodendron peperomia begonia begonias calathea aloe bonsai herbs seedlings',
+  ],
   // Not "keyboard" (a computer's) nor "bass" (a fish): seldom an instrument's only word.
   [
     'instrument instruments',
