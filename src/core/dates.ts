@@ -410,11 +410,12 @@ export function resolveRelativeDates(text: string, now: number): string {
 
 /**
  * Verbs of arranging something ahead ("I signed up for the half marathon on September 14th",
- * "we booked a cabin in October"): told in the past, the date they stand with is that of the
+ * "we booked a cabin in October"), and the start of what was arranged ("I got the hours
+ * approved, starting from June"): told in the past, the date they stand with is that of the
  * thing arranged as often as that of the arranging.
  */
 const ARRANGED =
-  /\b(?:signed\s+up|registered|booked|reserved|(?:re)?scheduled|enrolled|entered|arranged|planned|organi[sz]ed|(?:bought|got)\s+(?:\w+\s+){0,2}tickets?)\b/i;
+  /\b(?:signed\s+up|registered|booked|reserved|(?:re)?scheduled|enrolled|entered|arranged|planned|organi[sz]ed|(?:bought|got)\s+(?:\w+\s+){0,2}tickets?|(?:starting|beginning)(?!\s+to\b)|effective)\b/i;
 
 /** True when the clause before a date expression at `offset` of `input` tells something arranged (ARRANGED). */
 const arrangedBefore = (offset: number, input: string) =>
@@ -455,7 +456,7 @@ const DAY_MONTH = new RegExp(
 );
 /** "on Saturday": a day of the week with no date after it (not "on Saturdays", "on Saturday, 16 March"). */
 const ON_WEEKDAY =
-  /\b[Oo]n (Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)((?:\s+(?:morning|afternoon|evening|night))?)\b(?!s\b|,?\s+(?:the\s+)?\d)/g;
+  /\b[Oo]n (Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)((?:\s+(?:morning|afternoon|evening|night))?)\b(?!s\b|,?\s+(?:the\s+)?\d|\s+(?:morning|afternoon|evening|night)s\b)/g;
 /** "on the 3rd": a day of a month left unsaid. */
 const ON_THE_DAY =
   /\bon the (\d{1,2})(st|nd|rd|th)\b(?!\s+(?:of|floor|century|anniversary|time|try|attempt|day|week|place|row|grade|page|step|round|lap)\b)/gi;

@@ -281,6 +281,15 @@ describe('offline text: relative dates', () => {
       "We called off the cruise because Ana's brother is getting married in October 2023.",
     ],
     ['I was told the results are coming in July.', MAY_8, 'I was told the results are coming in July 2023.'],
+    // The start of what was arranged: the next such month unless it is recent.
+    [
+      'I got the flexible hours approved, starting at 10 from June.',
+      MAY_8,
+      'I got the flexible hours approved, starting at 10 from June 2023.',
+    ],
+    ['I got a job in March, starting in April.', MAY_8, 'I got a job in March 2023, starting in April 2023.'],
+    // A weekday's part in the plural is a habit, not a date.
+    ['I do my planning on Sunday evenings.', MAY_8, 'I do my planning on Sunday evenings.'],
     // ... not a noun in "-ing", nor a present followed by a verb in the past.
     ["I went to Ana's wedding in March.", MAY_8, "I went to Ana's wedding in March 2023."],
     [
