@@ -192,6 +192,12 @@ describe('offline extractor: facts', () => {
       { humans: ['a', 'b'], agents: [] },
     ).episode.facts;
     expect(alone.find((f) => f.message_ids.includes('m2'))?.content).toMatch(/\bthey had sold out\b/);
+    // a "they" the message never says (its "we" retold) stands for no group it names
+    const retold = inesFacts(
+      'We had a great quarter overall and we launched two features customers use. I want to open with the headline numbers.',
+    );
+    expect(retold.join(' | ')).toMatch(/\bthey launched two features customers use\b/);
+    expect(retold.join(' | ')).not.toMatch(/\(/);
     // "their ..." is a pronoun of a group, not a group: the "they" reaches past it
     const third = builder();
     const past = extract(

@@ -125,6 +125,9 @@ export function linkGroups(facts: readonly ExtractedFact[], views: readonly Mess
       [...held].sort((a, b) => b - a).find((k) => PRONOUN.test(views[k]!.msg.content)) ?? Math.min(...held);
     const text = views[first]!.msg.content;
     const own = PRONOUN.exec(text);
+    // No message of the fact says it: the fact's "they" is the rewriter's, a "we" retold ("We
+    // had a good quarter and we launched two features": "User and others ... they launched").
+    if (!own) return f;
     // "Enter your partner's email. They will get an invitation": a person named just before
     // may be the one a singular "they" stands for, so no group is said to be.
     if (own && ONE_PERSON.test(text.slice(Math.max(0, own.index - 120), own.index))) return f;
