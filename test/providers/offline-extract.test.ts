@@ -519,6 +519,15 @@ describe('offline extractor: facts', () => {
     expect(facts.join(' | ')).not.toMatch(/change of plan/i);
   });
 
+  it('reads "One more thing," as announcing the next point', () => {
+    const facts = inesFacts(
+      'One more thing, my husband and I are flying to Oslo in September.',
+      'Another thing: I hate early mornings.',
+    );
+    expect(facts).toContain("Ines's husband and Ines are flying to Oslo in September 2024.");
+    expect(facts).toContain('Ines hates early mornings.');
+  });
+
   it('reads "Quick one:" as a label of the talk and a pronoun inside a hyphenated word as part of it', () => {
     const msg = builder();
     const ines = { sender_id: 'u', sender_name: 'Ines', role: 'user' as const };

@@ -285,6 +285,8 @@ export function stripInterjections(sentence: string, names: readonly string[]): 
       // "Update on the job hunt: I got an offer": what it is about stays ("About the job hunt, ...").
       .replace(UPDATE_ON, (_m, topic: string) => `About ${topic}, `)
       .replace(ASIDE, '')
+      // "One more thing, ...", "Another thing: ...": the next point announced.
+      .replace(/^(?:one\s+(?:more|last)|another|last|other)\s+thing\s*[,:]\s+(?=\S)/i, '')
       // "Good news, I got the job": how the news is taken, not what it is.
       .replace(NEWS, '')
       // "Here it is: Dear Hiring Manager, I am writing ...": what announces a pasted text and
