@@ -289,6 +289,17 @@ describe('offline extractor: profiles', () => {
     ]);
   });
 
+  it('keeps a job she has been doing ("I\'ve been a product manager ..."), and another clause of a sentence whose liking says only "them"', () => {
+    const out = ruiSays(
+      "I've been a product manager at a fintech for three years.",
+      "Can you suggest a quick dinner? Nothing with mushrooms, I can't stand them, and my son is allergic to tree nuts.",
+    );
+    expect(itemsOf(out)).toEqual([
+      ['occupation', 'Rui has been a product manager at a fintech for three years.'],
+      ['relationship', "Rui's son is allergic to tree nuts."],
+    ]);
+  });
+
   it('keeps an occupation said with its qualifiers ("a 41-year-old school nurse") as the occupation', () => {
     const out = ruiSays("For context, I'm a 41-year-old school nurse living in Braga with my husband.");
     expect(out.profiles[0]!.explicit_info.map((e) => e.category)).toEqual(['occupation']);

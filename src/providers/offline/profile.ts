@@ -52,7 +52,7 @@ const PATTERNS: [ProfileCategory, RegExp][] = [
   [
     'occupation',
     new RegExp(
-      `\\bi (?:currently |now |still |mostly |mainly )?work (?:as|at|for|in|on)\\b|\\bi teach (?:\\w+ )?(?:grade|school|class|classes|kindergarten|preschool|at|in|english|math|maths|science|history|music|art|yoga|piano)\\b|\\bmy (?:job|career|business|employer|startup)\\b|\\bstart(?:ed|ing|s)? (?:a|my|the) (?:new )?job\\b|\\b(?:job|position|role|career) as (?:an? )?(?:\\w+ )?(?:${OCCUPATIONS})\\b|\\bi(?:'m| am) (?:an? )?(?:[\\w-]+ ){0,2}(?:${OCCUPATIONS})\\b|\\bi(?:'ve| have) been (?:working|teaching) (?:as|at|for)\\b|\\bi (?:worked|used to work) (?:[\\w-]+ ){0,3}as (?:an? )?\\w|\\bgot (?:a|the|my) (?:new )?job\\b|\\bpromot(?:ed|ion)\\b|\\bi (?:got hired|quit my job|was laid off|retired)\\b|\\bi have (?:\\w+ )?(?:\\d+|one|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty) years? of (?:\\w+ )?experience\\b|\\b(?:i|we) (?:run|own) (?:a|an|my|our) (?:[\\w-]+ ){0,2}(?:business|bakery|shop|store|cafe|café|restaurant|company|firm|startup|studio|practice|salon|farm|agency|clinic|bar|pub|gym|brewery|bookshop|bookstore)\\b`,
+      `\\bi (?:currently |now |still |mostly |mainly )?work (?:as|at|for|in|on)\\b|\\bi teach (?:\\w+ )?(?:grade|school|class|classes|kindergarten|preschool|at|in|english|math|maths|science|history|music|art|yoga|piano)\\b|\\bmy (?:job|career|business|employer|startup)\\b|\\bstart(?:ed|ing|s)? (?:a|my|the) (?:new )?job\\b|\\b(?:job|position|role|career) as (?:an? )?(?:\\w+ )?(?:${OCCUPATIONS})\\b|\\bi(?:'m| am) (?:an? )?(?:[\\w-]+ ){0,2}(?:${OCCUPATIONS})\\b|\\bi(?:'ve| have) been an? (?:[\\w-]+ ){0,2}(?:${OCCUPATIONS})\\b|\\bi(?:'ve| have) been (?:working|teaching) (?:as|at|for)\\b|\\bi (?:worked|used to work) (?:[\\w-]+ ){0,3}as (?:an? )?\\w|\\bgot (?:a|the|my) (?:new )?job\\b|\\bpromot(?:ed|ion)\\b|\\bi (?:got hired|quit my job|was laid off|retired)\\b|\\bi have (?:\\w+ )?(?:\\d+|one|two|three|four|five|six|seven|eight|nine|ten|fifteen|twenty) years? of (?:\\w+ )?experience\\b|\\b(?:i|we) (?:run|own) (?:a|an|my|our) (?:[\\w-]+ ){0,2}(?:business|bakery|shop|store|cafe|café|restaurant|company|firm|startup|studio|practice|salon|farm|agency|clinic|bar|pub|gym|brewery|bookshop|bookstore)\\b`,
     ),
   ],
   // What a job is like (shifts, colleagues, the boss): several at once, where the occupation
@@ -252,21 +252,33 @@ function explicitInfo(
         if (!category || !room(category)) continue;
         // A plan or a liking of "it" / "them" says nothing on its own ("I want to understand it
         // for a savings plan", "I'd love to use them to volunteer"); read in the clause that
-        // says it, not another after a comma ("I hate coriander, it tastes like soap").
-        if (
-          (category === 'plan' || category === 'preference') &&
-          !rule &&
-          OBJECT_PRONOUN.test(saying(part, category))
-        )
-          continue;
-        const kept = essentials(part, category);
+        // says it, not another after a comma ("I hate coriander, it tastes like soap"). Another
+        // clause of the sentence may still say something of hers ("Nothing spicy, I can't stand
+        // it, and my son is allergic to nuts": her son's allergy).
+        const vague = (c: ProfileCategory, text: string) =>
+          (c === 'plan' || c === 'preference') && !rule && OBJECT_PRONOUN.test(saying(text, c));
+        let said: { category: ProfileCategory; part: string } | undefined = { category, part };
+        if (vague(category, part)) {
+          said = part
+            .split(/,\s+(?:and\s+|but\s+)?/)
+            .map((c) => ({ category: classify(c), part: c }))
+            .find(
+              (c): c is { category: ProfileCategory; part: string } =>
+                c.category !== null &&
+                c.category !== category &&
+                room(c.category) &&
+                !vague(c.category, c.part),
+            );
+          if (!said) continue;
+        }
+        const kept = essentials(said.part, said.category);
         const text =
           rule ??
           (parts.length > 1 || core !== s.core || kept !== part
             ? toThirdPerson(kept, v.speaker, v.addressee).text
             : s.text);
         const description = terminate(truncate(text.replace(/\s+/g, ' ').replace(/!+/g, '.'), 300));
-        keep({ category, description, message_ids: [v.msg.id] });
+        keep({ category: said.category, description, message_ids: [v.msg.id] });
       }
     }
     // Someone of her life named in passing ("a surprise dinner for my wife Hannah", filed as a
