@@ -300,6 +300,18 @@ describe('offline extractor: profiles', () => {
     ]);
   });
 
+  it('keeps a skill or a language she is learning as a hobby, not "learning to live with" something', () => {
+    const out = ruiSays(
+      "I've been learning to play the cello for about six months now.",
+      "I'm learning Japanese before the trip.",
+      "I'm learning to live with the noise upstairs.",
+    );
+    expect(itemsOf(out)).toEqual([
+      ['hobby', 'Rui has been learning to play the cello for about six months now.'],
+      ['hobby', 'Rui is learning Japanese before the trip.'],
+    ]);
+  });
+
   it('keeps an occupation said with its qualifiers ("a 41-year-old school nurse") as the occupation', () => {
     const out = ruiSays("For context, I'm a 41-year-old school nurse living in Braga with my husband.");
     expect(out.profiles[0]!.explicit_info.map((e) => e.category)).toEqual(['occupation']);
