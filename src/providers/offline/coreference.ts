@@ -93,19 +93,18 @@ function lastGroup(text: string, view: MessageView): string | null {
 }
 
 /**
- * The group a pronoun in message `k` (at `before` characters, or after its whole text) points
- * back to. A person's pronoun is not looked for in an assistant's reply: a long reply names many
+ * The group a pronoun in message `k` (at `before` characters) points back to. A person's pronoun is not looked for in an assistant's reply: a long reply names many
  * groups in passing ("state your assumptions", "while the pain settles"), seldom the one she
  * means ("What should I ask them at the end?": the interviewers).
  */
-function referent(views: readonly MessageView[], k: number, before: number | null): string | null {
+function referent(views: readonly MessageView[], k: number, before: number): string | null {
   const person = views[k]?.msg.role === 'user';
   for (let j = k, seen = 0; j >= 0 && seen < 3; j--) {
     const v = views[j];
     if (!v || v.msg.role === 'tool' || (person && j !== k && v.msg.role === 'assistant')) continue;
     seen++;
     const text = v.msg.content;
-    const group = lastGroup(j === k && before !== null ? text.slice(0, before) : text, v);
+    const group = lastGroup(j === k ? text.slice(0, before) : text, v);
     if (group) return group;
   }
   return null;
@@ -118,20 +117,21 @@ export function linkGroups(facts: readonly ExtractedFact[], views: readonly Mess
     const m = PRONOUN.exec(f.content);
     if (!m) return f;
     if (groupsIn(f.content.slice(0, m.index)).length > 0) return f;
-    // The fact's message that holds the pronoun (an answer's, not its question's), else its first.
-    const held = f.message_ids.map((id) => index.get(id)).filter((k): k is number => k !== undefined);
-    if (!held.length) return f;
-    const first =
-      [...held].sort((a, b) => b - a).find((k) => PRONOUN.test(views[k]!.msg.content)) ?? Math.min(...held);
+    // The fact's message that holds the pronoun (an answer's, not its question's). When none
+    // does, the fact's "they" is the rewriter's, a "we" retold ("We had a good quarter and we
+    // launched two features": "User and others ... they launched"), and stands for no group.
+    const first = f.message_ids
+      .map((id) => index.get(id))
+      .filter((k): k is number => k !== undefined)
+      .sort((a, b) => b - a)
+      .find((k) => PRONOUN.test(views[k]!.msg.content));
+    if (first === undefined) return f;
     const text = views[first]!.msg.content;
-    const own = PRONOUN.exec(text);
-    // No message of the fact says it: the fact's "they" is the rewriter's, a "we" retold ("We
-    // had a good quarter and we launched two features": "User and others ... they launched").
-    if (!own) return f;
+    const own = PRONOUN.exec(text)!;
     // "Enter your partner's email. They will get an invitation": a person named just before
     // may be the one a singular "they" stands for, so no group is said to be.
-    if (own && ONE_PERSON.test(text.slice(Math.max(0, own.index - 120), own.index))) return f;
-    const group = referent(views, first, own ? own.index : null);
+    if (ONE_PERSON.test(text.slice(Math.max(0, own.index - 120), own.index))) return f;
+    const group = referent(views, first, own.index);
     if (!group) return f;
     const at = m.index + m[0].length;
     return { ...f, content: `${f.content.slice(0, at)} (${group})${f.content.slice(at)}` };
