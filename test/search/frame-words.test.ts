@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatDate } from '../../src/core/dates.js';
+import { questionLexemes } from '../../src/engine/search/hybrid.js';
 import { DRIVERS } from '../helpers/drivers.js';
 import { type Fixture, HOUR, openFixture, searchOf, seedEpisode, T0 } from './seed.js';
 
@@ -74,6 +75,14 @@ describe.each(DRIVERS)('a question\'s frame ("what kind of") is no query term [%
       method: 'keyword',
     });
     expect(r.episodes[0]!.atomic_facts[0]!.content).toMatch(/recommended a bakery/);
+  });
+
+  it('"my current job", "currently", "these days" are no terms: they frame a question about now', async () => {
+    expect(await questionLexemes(f.db, 'What is my current job?')).toEqual(['job']);
+    expect(await questionLexemes(f.db, 'Where do I currently live these days?')).toEqual(['live']);
+    // "current" of a thing stays, and a question of its frame alone asks with its words
+    expect(await questionLexemes(f.db, 'How does alternating current work?')).toContain('current');
+    expect(await questionLexemes(f.db, 'What about these days?')).toEqual(['day']);
   });
 
   it('keyword: the frame is no term of the dates a question asks about either', async () => {

@@ -68,6 +68,10 @@ const FRAME = new RegExp(
     '\\bremind\\s+me\\b',
     '\\b(?:do|did)\\s+you\\s+(?:still\\s+)?(?:remember|recall)\\b',
     '\\b(?:in|from|during)\\s+(?:our|my|the|a)\\s+(?:previous|last|earlier|past|recent|other)\\s+(?:conversations?|chats?|discussions?|sessions?|talks?)\\b',
+    // How things are now ("What is my current job?", "Where do I currently live?"): asked of
+    // the newest memory (current-state.ts), not of one that says "current" ("direct current").
+    '\\b(?:currently|nowadays|at\\s+the\\s+moment|these\\s+days)\\b',
+    '(?<=\\b(?:my|our|his|her|their|your)\\s+)current\\b',
   ].join('|'),
   'gi',
 );
@@ -107,7 +111,9 @@ export async function questionLexemes(db: Sql, text: string): Promise<string[]> 
     const terms = await queryLexemes(db, spanless);
     if (terms.length) return terms;
   }
-  return queryLexemes(db, plain);
+  const terms = await queryLexemes(db, plain);
+  // A question of its frame alone ("What am I doing these days?") still asks with its words.
+  return terms.length || plain === text ? terms : queryLexemes(db, inPlainWords(text));
 }
 
 /**
