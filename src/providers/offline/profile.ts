@@ -99,7 +99,7 @@ const PATTERNS: [ProfileCategory, RegExp][] = [
     'hobby',
     new RegExp(
       [
-        '\\bmy (?:hobby|hobbies|passion|free time|spare time)\\b|\\bin my (?:free|spare) time\\b|\\bi (?:\\w+ )?volunteer (?:at|with|for|in)\\b',
+        "\\bmy (?:hobby|hobbies|passion|free time|spare time)\\b|\\bin my (?:free|spare) time\\b|\\bi (?:\\w+ )?volunteer (?:at|with|for|in)\\b|\\bi(?:'ve| have)?(?: been)? (?:\\w+ )?(?:started |began )?volunteering (?:at|with|for|in)\\b",
         // An activity named by its gerund after a verb of liking or practice ("I enjoy
         // climbing", "we took up sailing", "I go fishing on Sundays").
         "\\b(?:i|we)(?:'ve| have)? (?:\\w+ )?(?:love|like|enjoy|took up|take up|practi[cs]e|go|went) (?!going\\b|being\\b|having\\b|getting\\b|doing\\b|making\\b)[a-z]{3,}ing\\b",
