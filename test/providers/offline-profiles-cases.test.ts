@@ -314,6 +314,14 @@ describe('offline extractor: profiles', () => {
     ]);
   });
 
+  it('keeps how she takes her coffee as a preference and her handedness as who she is', () => {
+    const out = ruiSays('Remember that I take my coffee black with no sugar.', "Heads up, I'm left-handed.");
+    expect(itemsOf(out)).toEqual([
+      ['preference', 'Rui takes their coffee black with no sugar.'],
+      ['identity', 'Rui is left-handed.'],
+    ]);
+  });
+
   it('keeps an occupation said with its qualifiers ("a 41-year-old school nurse") as the occupation', () => {
     const out = ruiSays("For context, I'm a 41-year-old school nurse living in Braga with my husband.");
     expect(out.profiles[0]!.explicit_info.map((e) => e.category)).toEqual(['occupation']);

@@ -47,7 +47,7 @@ const PRACTICES =
 const PATTERNS: [ProfileCategory, RegExp][] = [
   [
     'identity',
-    /\bmy name is\b|\bi(?:'m| am) (?:a |an )?(?:trans(?:gender)?(?: woman| man)?|gay|lesbian|bisexual|bi|queer|non-?binary|pansexual|asexual|christian|muslim|jewish|buddhist|hindu|atheist|introvert|extrovert|\d{1,3} years old|(?:single )?(?:mom|mother|dad|father|parent)|immigrant)\b|\bi(?:'m| am) \d{1,2}(?=\s*(?:$|[,.!;]|and\b|now\b|this\b))|\bmy (?:transition|identity|pronouns|religion|faith|birthday)\b(?! (?:party|cake|present|gift|card)s?\b)|\bi(?:'m| am) turning \d{1,3}\b|\bcoming out\b|\bi (?:came out|transitioned)\b/,
+    /\bmy name is\b|\bi(?:'m| am) (?:a |an )?(?:trans(?:gender)?(?: woman| man)?|gay|lesbian|bisexual|bi|queer|non-?binary|pansexual|asexual|christian|muslim|jewish|buddhist|hindu|atheist|introvert|extrovert|left-handed|right-handed|ambidextrous|\d{1,3} years old|(?:single )?(?:mom|mother|dad|father|parent)|immigrant)\b|\bi(?:'m| am) \d{1,2}(?=\s*(?:$|[,.!;]|and\b|now\b|this\b))|\bmy (?:transition|identity|pronouns|religion|faith|birthday)\b(?! (?:party|cake|present|gift|card)s?\b)|\bi(?:'m| am) turning \d{1,3}\b|\bcoming out\b|\bi (?:came out|transitioned)\b/,
   ],
   [
     'occupation',
@@ -123,7 +123,7 @@ const PATTERNS: [ProfileCategory, RegExp][] = [
   ],
   [
     'preference',
-    /\bi (?:really |absolutely |totally |just |also |kinda |truly )?(?:love|like|enjoy|adore|prefer|hate|dislike|can't stand|despise|appreciate)\b|\bmy favou?rite\b|\bi(?:'m| am) (?:keen on|into|passionate about|a (?:big |huge )?fan of|obsessed with|not a fan of)\b/,
+    /\bi (?:really |absolutely |totally |just |also |kinda |truly )?(?:love|like|enjoy|adore|prefer|hate|dislike|can't stand|despise|appreciate)\b|\bmy favou?rite\b|\bi (?:always |usually )?(?:take|drink|have) my (?:coffee|tea)\b|\bi(?:'m| am) (?:keen on|into|passionate about|a (?:big |huge )?fan of|obsessed with|not a fan of)\b/,
   ],
 ];
 
