@@ -182,18 +182,20 @@ describe('offline extractor: profiles', () => {
     expect(itemsOf(out).map(([c]) => c)).toEqual(['health', 'health']);
   });
 
-  it('keeps a liking whose next clause says "it", a practice named by its noun and a first race', () => {
+  it('keeps a liking whose next clause says "it", a practice named by its noun, a first race and a race by its name', () => {
     const out = ruiSays(
       'I hate coriander, it tastes like soap to me.',
       "I've been doing yoga three times a week since March.",
       'I ran my first half marathon on Sunday in 2:05!',
       // a liking of "it" alone still says nothing
       'I love it, thanks.',
+      'I ran the Berlin marathon in 3:52, my personal best.',
     );
     expect(itemsOf(out)).toEqual([
       ['preference', 'Rui hates coriander.'],
       ['hobby', 'Rui has been doing yoga three times a week since March 2024.'],
       ['hobby', expect.stringMatching(/^Rui ran their first half marathon on Sunday/)],
+      ['hobby', "Rui ran the Berlin marathon in 3:52, Rui's personal best."],
     ]);
   });
 
