@@ -316,6 +316,16 @@ describe('offline extractor: profiles', () => {
     ]);
   });
 
+  it('keeps a job said with words between "I work" and "as a ..." as her occupation, not a way of working', () => {
+    const out = ruiSays(
+      'I work from home three days a week as a UX researcher for a bank.',
+      'I work hard as a team player.',
+    );
+    expect(itemsOf(out)).toEqual([
+      ['occupation', 'Rui works from home three days a week as a UX researcher for a bank.'],
+    ]);
+  });
+
   it('keeps how she takes her coffee as a preference and her handedness as who she is', () => {
     const out = ruiSays('Remember that I take my coffee black with no sugar.', "Heads up, I'm left-handed.");
     expect(itemsOf(out)).toEqual([
