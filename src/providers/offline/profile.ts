@@ -116,10 +116,9 @@ const PATTERNS: [ProfileCategory, RegExp][] = [
         // A skill or a language she is learning: "I've been learning to play the cello", "I'm
         // learning Japanese". Not "learning to live with it".
         "\\b(?:i|we)(?:'m| am|'ve been| have been| started| began| just started)? (?:\\w+ )?learning (?:(?:how )?to (?:play|speak|cook|bake|draw|paint|knit|crochet|sew|code|program|swim|dance|sing|ski|snowboard|surf|skate|sail|ride|juggle|climb|garden|sign|write|read music)\\b|(?:the )?(?:piano|guitar|violin|cello|drums|ukulele|flute|saxophone|trumpet|harp|french|spanish|german|italian|portuguese|japanese|chinese|mandarin|cantonese|korean|arabic|russian|dutch|greek|hindi|turkish|swedish|polish|hebrew|sign language|asl|bsl)\\b)",
-        // A first race run: "I ran my first half marathon"; a race run by its name: "I ran the
-        // Berlin marathon in 3:52".
-        '\\b(?:i|we) (?:just |finally )?(?:ran|finished|completed|did) (?:my|our) first (?:half[- ])?(?:marathon|10k|5k|triathlon|ultra|race)\\b',
-        '\\b(?:i|we) (?:just |finally )?(?:ran|finished|completed|did) (?:the|a|my|our) (?:[\\w-]+ ){0,2}(?:half[- ])?(?:marathon|10k|5k|triathlon|ultra)\\b',
+        // A race run: "I ran my first half marathon", "I ran the Berlin marathon in 3:52", "I did
+        // my first race" (not "the race" alone: any race).
+        '\\b(?:i|we) (?:just |finally )?(?:ran|finished|completed|did) (?:(?:the|a|my|our) (?:[\\w-]+ ){0,2}(?:half[- ])?(?:marathon|10k|5k|triathlon|ultra)|(?:my|our) first race)\\b',
       ].join('|'),
     ),
   ],
