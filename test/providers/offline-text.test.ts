@@ -281,6 +281,13 @@ describe('offline text: relative dates', () => {
       "We called off the cruise because Ana's brother is getting married in October 2023.",
     ],
     ['I was told the results are coming in July.', MAY_8, 'I was told the results are coming in July 2023.'],
+    // ... not a noun in "-ing", nor a present followed by a verb in the past.
+    ["I went to Ana's wedding in March.", MAY_8, "I went to Ana's wedding in March 2023."],
+    [
+      "I'm still getting over the cold I caught in June.",
+      MAY_8,
+      "I'm still getting over the cold I caught in June 2022.",
+    ],
     // The start of what was arranged: the next such month unless it is recent.
     [
       'I got the flexible hours approved, starting at 10 from June.',
@@ -290,13 +297,6 @@ describe('offline text: relative dates', () => {
     ['I got a job in March, starting in April.', MAY_8, 'I got a job in March 2023, starting in April 2023.'],
     // A weekday's part in the plural is a habit, not a date.
     ['I do my planning on Sunday evenings.', MAY_8, 'I do my planning on Sunday evenings.'],
-    // ... not a noun in "-ing", nor a present followed by a verb in the past.
-    ["I went to Ana's wedding in March.", MAY_8, "I went to Ana's wedding in March 2023."],
-    [
-      "I'm still getting over the cold I caught in June.",
-      MAY_8,
-      "I'm still getting over the cold I caught in June 2022.",
-    ],
     // A holiday told alone: the last one in the past, else the next.
     ['We went to my parents at Christmas.', MAY_8, 'We went to my parents at Christmas, 25 December 2022.'],
     ['What should I cook for Thanksgiving?', MAY_8, 'What should I cook for Thanksgiving, 23 November 2023?'],
