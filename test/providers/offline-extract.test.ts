@@ -511,6 +511,20 @@ describe('offline extractor: facts', () => {
     expect(facts.join(' | ')).not.toMatch(/Ines said that a recipe|^A recipe/);
   });
 
+  it('leaves "so keep that in mind" and "so don\'t suggest ..." out of the statement they trail', () => {
+    const facts = inesFacts(
+      "FYI I'm left-handed, so keep that in mind for any product suggestions.",
+      "I'm vegan, so don't suggest anything with honey.",
+      // not a statement's own "and"
+      'I hate flying, and the airport is far.',
+    );
+    expect(facts).toEqual([
+      'Ines is left-handed.',
+      'Ines is vegan.',
+      'Ines hates flying, and the airport is far.',
+    ]);
+  });
+
   it('reads "Change of plans:" as a label of the talk', () => {
     const facts = inesFacts(
       'Change of plans: we cancelled the cruise, so we are driving to Galicia instead.',

@@ -327,7 +327,12 @@ export function withoutRequest(core: string): string {
       '',
     )
     // "..., so no cheese please": a ban on what to offer, the request's short form.
-    .replace(/,\s+so\s+no\s+[^,;.!?]{1,40}?\s*(?:,?\s*please)?\s*([.!]?)$/i, '$1');
+    .replace(/,\s+so\s+no\s+[^,;.!?]{1,40}?\s*(?:,?\s*please)?\s*([.!]?)$/i, '$1')
+    // "..., so keep that in mind", "..., so don't suggest ...": the same request as an imperative.
+    .replace(
+      /,\s+so\s+(?:(?:keep|bear)\s+(?:that|this|it)\s+in\s+mind|(?:don't|do not|never)\s+(?:suggest|recommend|offer|include)|avoid\s+(?:suggesting|recommending))\b.*$/i,
+      '',
+    );
   return cut !== core && cut.split(/\s+/).length >= 2 ? cut.trim() : core;
 }
 
