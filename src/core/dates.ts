@@ -338,8 +338,8 @@ function tenseAt(offset: number, input: string): 'past' | 'future' | 'now' {
   // October"): a plan told in the present, whatever was told before it.
   let present = -1;
   for (const m of head.matchAll(PRESENT_VERB)) present = m.index;
-  if (present >= 0 && tenseOf(head.slice(present)) === null)
-    return tenseOf(head.slice(present) + tail) ?? 'now';
+  const fromPresent = present >= 0 ? head.slice(present) : '';
+  if (present >= 0 && tenseOf(fromPresent) === null) return tenseOf(fromPresent + tail) ?? 'now';
   // The verb before the date governs it when it tells a tense ("My mum passed away in October
   // and Christmas is going to be hard": the October gone); else the clause as a whole.
   return tenseOf(head) ?? tenseOf(clause) ?? 'now';

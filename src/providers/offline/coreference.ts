@@ -93,9 +93,10 @@ function lastGroup(text: string, view: MessageView): string | null {
 }
 
 /**
- * The group a pronoun in message `k` (at `before` characters) points back to. A person's pronoun is not looked for in an assistant's reply: a long reply names many
- * groups in passing ("state your assumptions", "while the pain settles"), seldom the one she
- * means ("What should I ask them at the end?": the interviewers).
+ * The group a pronoun in message `k` (at `before` characters) points back to. A person's
+ * pronoun is not looked for in an assistant's reply: a long reply names many groups in passing
+ * ("state your assumptions", "while the pain settles"), seldom the one she means ("What should
+ * I ask them at the end?": the interviewers).
  */
 function referent(views: readonly MessageView[], k: number, before: number): string | null {
   const person = views[k]?.msg.role === 'user';
