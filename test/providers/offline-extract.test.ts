@@ -525,6 +525,18 @@ describe('offline extractor: facts', () => {
     ]);
   });
 
+  it('keeps the statement that follows a short request ending in "please,"', () => {
+    const facts = inesFacts(
+      'No mushrooms please, I gave up eating them when I moved in with Tariq.',
+      'Send me the shortlist please, my landlord wants an answer by Friday.',
+      // a "please" inside what she asks leaves the request whole
+      'Could you please, if it is not too much, book the table?',
+    );
+    expect(facts).toContain('Ines gave up eating them when Ines moved in with Tariq.');
+    expect(facts.join(' | ')).toMatch(/Ines's landlord wants an answer by Friday/);
+    expect(facts.join(' | ')).not.toMatch(/Ines said that no mushrooms\.$|Ines said that no mushrooms \|/);
+  });
+
   it('reads "Change of plans:" as a label of the talk', () => {
     const facts = inesFacts(
       'Change of plans: we cancelled the cruise, so we are driving to Galicia instead.',

@@ -25,7 +25,14 @@ import {
   unquoted,
 } from './draft.js';
 import { toThirdPerson } from './rewrite.js';
-import { keptForHer, ownedRole, selfInFirstPerson, splitAsk, splitRole } from './sentence-parts.js';
+import {
+  keptForHer,
+  ownedRole,
+  selfInFirstPerson,
+  splitAsk,
+  splitPlease,
+  splitRole,
+} from './sentence-parts.js';
 import { chatSpelling } from './spelling.js';
 import {
   capitalize,
@@ -414,6 +421,7 @@ export function analyze(segment: readonly SegmentMessage[], names: Map<string, s
       .map(ownedRole)
       .flatMap(keptForHer)
       .flatMap(splitRole)
+      .flatMap(splitPlease)
       .flatMap((t) => (editing ? splitQuoted(t) : [t]))
       .flatMap((t) => splitAsk(t, told))) {
       const plain = capitalize(

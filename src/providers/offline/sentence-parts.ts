@@ -2,8 +2,9 @@
  * One written sentence as the sentences it says, before it is read: a statement before or after
  * the question in it ("I'm allergic to sesame, what snacks ...?", "Can you plan a party for my
  * son Leo, he's turning 6?"), a role said before it ("As a nurse, ..."), what she asks to be
- * remembered ("Can you remember that ...?") and a note to herself, and someone of hers named by
- * role without "my" ("Vet said ..."). Each takes the raw sentence and returns it or its parts.
+ * remembered ("Can you remember that ...?") and a note to herself, a statement after a short
+ * request closed by "please," and someone of hers named by role without "my" ("Vet said ...").
+ * Each takes the raw sentence and returns it or its parts.
  */
 import { escapeRegExp } from '../../core/regexp.js';
 import { RELATIVES } from './nouns.js';
@@ -103,6 +104,23 @@ const AS_ROLE =
 /** "someone who has / with ...", "someone who's / who is ...": what she has, what she is. */
 const SOMEONE_HAS = /^someone (?:who has|who's got|with) /i;
 const SOMEONE_IS = /^someone (?:who's|who is) /i;
+
+/**
+ * A short request closed by "please," and a clause of her own after it: "No feta please, I
+ * stopped eating dairy in April", "Send me the list please, my landlord wants it by Friday".
+ * The clause is a statement of its own; read whole, the sentence was a request and what came
+ * after "please" was cut with it (analyze.ts withoutRequest). Not a "please" inside a request
+ * ("Could you please, if you have time, ...": no clause of her own follows).
+ */
+const PLEASE_THEN_STATEMENT = new RegExp(
+  String.raw`^(\S(?:[^,;.!?]{0,80}?\S)?\s+please)\s*[,;]\s+(${FIRST_PERSON_OPENING.source.slice(1)}.*)$`,
+  'i',
+);
+export function splitPlease(raw: string): string[] {
+  const m = PLEASE_THEN_STATEMENT.exec(raw.trim());
+  if (!m?.[1] || !m[2] || raw.length > ASK_MAX_CHARS) return [raw];
+  return [`${m[1]}.`, capitalize(m[2])];
+}
 
 /** "Can you remember that ...?", "Could you please note that ...?": what she asks to be kept. */
 const KEEP_ASK =
