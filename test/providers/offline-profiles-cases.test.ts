@@ -334,6 +334,15 @@ describe('offline extractor: profiles', () => {
     ]);
   });
 
+  it('keeps a food she stopped eating as her diet, not a place she stopped eating at', () => {
+    const out = ruiSays(
+      'I stopped eating pork after the trip to the farm.',
+      "I've quit eating sugar since March.",
+    );
+    expect(itemsOf(out).map(([c]) => c)).toEqual(['diet', 'diet']);
+    expect(itemsOf(ruiSays('I stopped eating at the canteen after the price went up.'))).toEqual([]);
+  });
+
   it('keeps an occupation said with its qualifiers ("a 41-year-old school nurse") as the occupation', () => {
     const out = ruiSays("For context, I'm a 41-year-old school nurse living in Braga with my husband.");
     expect(out.profiles[0]!.explicit_info.map((e) => e.category)).toEqual(['occupation']);

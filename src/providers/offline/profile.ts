@@ -73,7 +73,7 @@ const PATTERNS: [ProfileCategory, RegExp][] = [
   ],
   [
     'diet',
-    /\bi(?:'m| am|'ve been| have been) (?:a |an |strictly |mostly |fully )?(?:vegetarian|vegan|pescatarian|flexitarian|keto|paleo|gluten-free|dairy-free|kosher|halal|teetotal)\b|\bi (?:don't|do not|never|no longer|can't|cannot) (?:eat|drink)\b|\bmy diet\b|\bi(?:'m| am) on (?:a|the) [\w-]+ diet\b|\bi(?:'m| am)? (?:trying to )?(?:avoid(?:ing)?|gave up|giv(?:e|ing) up|cut(?:ting)? (?:out|down on|back on)) (?:on )?(?:red meat|meat|dairy|gluten|sugar|alcohol|caffeine|carbs)\b/,
+    /\bi(?:'m| am|'ve been| have been) (?:a |an |strictly |mostly |fully )?(?:vegetarian|vegan|pescatarian|flexitarian|keto|paleo|gluten-free|dairy-free|kosher|halal|teetotal)\b|\bi (?:don't|do not|never|no longer|can't|cannot) (?:eat|drink)\b|\bmy diet\b|\bi(?:'m| am) on (?:a|the) [\w-]+ diet\b|\bi(?:'m| am)? (?:trying to )?(?:avoid(?:ing)?|gave up|giv(?:e|ing) up|cut(?:ting)? (?:out|down on|back on)) (?:on )?(?:red meat|meat|dairy|gluten|sugar|alcohol|caffeine|carbs)\b|\bi(?:'ve| have)? (?:stopped|quit) eating (?:red meat|meat|pork|beef|chicken|fish|seafood|eggs|dairy|cheese|gluten|wheat|bread|sugar|sweets|chocolate|carbs|junk food|fast food|processed food)\b/,
   ],
   ['allergy', /\ballerg(?:y|ies|ic)\b|\bintoleran(?:t|ce)\b|\banaphyla\w*/],
   [
