@@ -537,6 +537,19 @@ describe('offline extractor: facts', () => {
     expect(facts.join(' | ')).not.toMatch(/Ines said that no mushrooms\.$|Ines said that no mushrooms \|/);
   });
 
+  it('leaves out a hedge on whether what follows matters ("Not sure if relevant but ...")', () => {
+    const facts = inesFacts(
+      'Not sure if relevant but I have a mild peanut allergy.',
+      'Not sure if this matters, but my husband works nights at the depot.',
+      "I don't know whether it's important, I grew up in Faro.",
+    );
+    expect(facts).toEqual([
+      'Ines has a mild peanut allergy.',
+      "Ines's husband works nights at the depot.",
+      'Ines grew up in Faro.',
+    ]);
+  });
+
   it('reads "Change of plans:" as a label of the talk', () => {
     const facts = inesFacts(
       'Change of plans: we cancelled the cruise, so we are driving to Galicia instead.',
