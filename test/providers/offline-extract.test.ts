@@ -550,6 +550,15 @@ describe('offline extractor: facts', () => {
     ]);
   });
 
+  it('keeps the capital of a name opening what she tells, before a verb of asking or telling', () => {
+    const facts = inesFacts(
+      'Marguerite asked me to cover the Friday shift.',
+      'They asked me to bring the slides to the meeting.',
+    );
+    expect(facts).toContain('Ines said that Marguerite asked Ines to cover the Friday shift.');
+    expect(facts).toContain('Ines said that they asked Ines to bring the slides to the meeting.');
+  });
+
   it('reads "Change of plans:" as a label of the talk', () => {
     const facts = inesFacts(
       'Change of plans: we cancelled the cruise, so we are driving to Galicia instead.',
