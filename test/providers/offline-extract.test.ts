@@ -1015,6 +1015,18 @@ describe('offline extractor: senders known by a handle alone', () => {
     expect(out.some((f) => /^User said that book club was fun/.test(f))).toBe(true);
     // Only a verb of advice is advice: a share is asked.
     expect(out).toContain("User asked Assistant to check out this photo of User's new vegetable garden.");
+    // A person's imperative to an assistant is a request whatever its verb (between two
+    // people a verb of advice is advice: the development split's facts are unchanged).
+    const edits = chat(
+      [
+        ['u-42', 'user', 'Draft a note to my neighbour about the hedge.'],
+        ['assistant', 'assistant', 'Dear neighbour, could we talk about trimming the hedge this month?'],
+        ['u-42', 'user', 'Add that I can pay for half of the trimming.'],
+      ],
+      ['u-42'],
+      ['assistant'],
+    ).episode.facts.map((f) => f.content);
+    expect(edits).toContain('User asked Assistant to add that User can pay for half of the trimming.');
   });
 
   it("keeps no fact of an assistant's closing courtesies ('I hope this helps', 'let me know whether ...')", () => {

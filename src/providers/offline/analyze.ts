@@ -90,6 +90,8 @@ export interface MessageView {
   proper: ReadonlySet<string>;
   speaker: string;
   addressee: string | null;
+  /** Whether the addressee is an assistant: a person's imperative to it is a request, never advice. */
+  toAssistant?: boolean;
   sentences: Sentence[];
 }
 
@@ -488,7 +490,11 @@ export function analyze(segment: readonly SegmentMessage[], names: Map<string, s
       sentences.push({ ...partial, score: scoreSentence(partial, all), attachedTo });
     }
     markNote(sentences, labelled);
-    return { msg, proper, speaker, addressee, sentences };
+    const toAssistant =
+      msg.role === 'user' &&
+      addressee !== null &&
+      segment.some((m) => m.role === 'assistant' && names.get(m.sender_id) === addressee);
+    return { msg, proper, speaker, addressee, ...(toAssistant ? { toAssistant } : {}), sentences };
   });
 }
 

@@ -133,7 +133,8 @@ export function statement(view: MessageView, idx: number): string {
       !/^\S+\s+(?:me|us)\b/i.test(s.core.replace(LEAD, '').replace(/^please\s+/i, ''));
     // In a text she pasted, what she asks of its recipient; of no one named, what she wrote.
     if (hearer === null && s.recipient !== undefined) return terminate(`${view.speaker} wrote: ${rest}`);
-    const verb = !bid[1] && advice ? 'advised' : 'asked';
+    // A person's imperative to an assistant is a request ("Add that I'm out on weekdays").
+    const verb = !bid[1] && advice && !view.toAssistant ? 'advised' : 'asked';
     // "For longer trips, ask a friend ..." -> "advised User, for longer trips, to ask a friend ..."
     const lead = LEAD.exec(rest)?.[0] ?? '';
     const whom = `${hearer ? ` ${hearer}` : ''}${lead ? `, ${lead.trim()}` : ''}`;
