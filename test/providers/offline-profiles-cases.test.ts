@@ -343,6 +343,14 @@ describe('offline extractor: profiles', () => {
     expect(itemsOf(ruiSays('I stopped eating at the canteen after the price went up.'))).toEqual([]);
   });
 
+  it('keeps children she has got as family and a diet the household keeps as a diet', () => {
+    const out = ruiSays(
+      "I've got two daughters, Inês who is 9 and Clara who is 5.",
+      "We're all vegan at home.",
+    );
+    expect(itemsOf(out).map(([c]) => c)).toEqual(['relationship', 'diet']);
+  });
+
   it('keeps an occupation said with its qualifiers ("a 41-year-old school nurse") as the occupation', () => {
     const out = ruiSays("For context, I'm a 41-year-old school nurse living in Braga with my husband.");
     expect(out.profiles[0]!.explicit_info.map((e) => e.category)).toEqual(['occupation']);

@@ -73,14 +73,14 @@ const PATTERNS: [ProfileCategory, RegExp][] = [
   ],
   [
     'diet',
-    /\bi(?:'m| am|'ve been| have been) (?:a |an |strictly |mostly |fully )?(?:vegetarian|vegan|pescatarian|flexitarian|keto|paleo|gluten-free|dairy-free|kosher|halal|teetotal)\b|\bi (?:don't|do not|never|no longer|can't|cannot) (?:eat|drink)\b|\bmy diet\b|\bi(?:'m| am) on (?:a|the) [\w-]+ diet\b|\bi(?:'m| am)? (?:trying to )?(?:avoid(?:ing)?|gave up|giv(?:e|ing) up|cut(?:ting)? (?:out|down on|back on)) (?:on )?(?:red meat|meat|dairy|gluten|sugar|alcohol|caffeine|carbs)\b|\bi(?:'ve| have)? (?:stopped|quit) eating (?:red meat|meat|pork|beef|chicken|fish|seafood|eggs|dairy|cheese|gluten|wheat|bread|sugar|sweets|chocolate|carbs|junk food|fast food|processed food)\b/,
+    /\b(?:i(?:'m| am|'ve been| have been)|we(?:'re| are|'ve been| have been)) (?:a |an |all |strictly |mostly |fully )?(?:vegetarian|vegan|pescatarian|flexitarian|keto|paleo|gluten-free|dairy-free|kosher|halal|teetotal)\b|\bi (?:don't|do not|never|no longer|can't|cannot) (?:eat|drink)\b|\bmy diet\b|\bi(?:'m| am) on (?:a|the) [\w-]+ diet\b|\bi(?:'m| am)? (?:trying to )?(?:avoid(?:ing)?|gave up|giv(?:e|ing) up|cut(?:ting)? (?:out|down on|back on)) (?:on )?(?:red meat|meat|dairy|gluten|sugar|alcohol|caffeine|carbs)\b|\bi(?:'ve| have)? (?:stopped|quit) eating (?:red meat|meat|pork|beef|chicken|fish|seafood|eggs|dairy|cheese|gluten|wheat|bread|sugar|sweets|chocolate|carbs|junk food|fast food|processed food)\b/,
   ],
   ['allergy', /\ballerg(?:y|ies|ic)\b|\bintoleran(?:t|ce)\b|\banaphyla\w*/],
   [
     'relationship',
     new RegExp(
       // Not a thing named for them: "my family plan", "my family doctor".
-      `\\b(?:my|our) (?:${RELATIVES})\\b(?! (?:plan|doctor|dentist|car|house|home|business|tree|name|recipe|room|history|account)\\b)|\\bi(?:'m| am) (?:married|single|divorced|engaged|dating|widowed|pregnant)\\b|\\bi have (?:\\w+ )?(?:kids|children|sons?|daughters?|siblings|brothers?|sisters?)\\b|\\bbreak ?up\\b|\\b(?:got|getting) (?:married|engaged|divorced)\\b|\\bbeen (?:married|together)\\b|\\b(?:the|our|my) baby is due\\b|\\b(?:i'm|i am|we're|we are) expecting (?:a|our|my) (?:\\w+ )?(?:baby|child|son|daughter|twins)\\b|\\b(?:i'm|i am|we're|we are) having (?:a|our|another) (?:baby|girl|boy|son|daughter|twins)\\b(?! (?:shower|party)\\b)`,
+      `\\b(?:my|our) (?:${RELATIVES})\\b(?! (?:plan|doctor|dentist|car|house|home|business|tree|name|recipe|room|history|account)\\b)|\\bi(?:'m| am) (?:married|single|divorced|engaged|dating|widowed|pregnant)\\b|\\bi(?:'ve got| have got| have) (?:\\w+ )?(?:kids|children|sons?|daughters?|siblings|brothers?|sisters?)\\b|\\bbreak ?up\\b|\\b(?:got|getting) (?:married|engaged|divorced)\\b|\\bbeen (?:married|together)\\b|\\b(?:the|our|my) baby is due\\b|\\b(?:i'm|i am|we're|we are) expecting (?:a|our|my) (?:\\w+ )?(?:baby|child|son|daughter|twins)\\b|\\b(?:i'm|i am|we're|we are) having (?:a|our|another) (?:baby|girl|boy|son|daughter|twins)\\b(?! (?:shower|party)\\b)`,
     ),
   ],
   [
