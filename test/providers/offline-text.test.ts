@@ -90,8 +90,16 @@ describe('offline text: sentences and tokens', () => {
     ).toBe("it's going to cost 420 and its tail is fine, I'd love to go, I'll be there with an ill cat");
     // other words, capitals and a word's own apostrophe stay
     expect(
-      chatSpelling("its ill-timed, we were well, may march in august; IM and U2 and rock'n'roll, 10 u"),
-    ).toBe("its ill-timed, we were well, may march in august; IM and U2 and rock'n'roll, 10 u");
+      chatSpelling(
+        "its ill-timed, we were well, it may rain as we march to an august hall; IM and U2 and rock'n'roll, 10 u",
+      ),
+    ).toBe(
+      "its ill-timed, we were well, it may rain as we march to an august hall; IM and U2 and rock'n'roll, 10 u",
+    );
+    // "may", "march" and "august" after a word that takes a month are the month
+    expect(chatSpelling('going on safari in august, back since may, moving early march')).toBe(
+      'going on safari in August, back since May, moving early March',
+    );
   });
 
   it('tokenises with straightened apostrophes and stems lightly', () => {

@@ -5,7 +5,8 @@
  * and weekdays ("in september", "flying out thursday"), which date resolution reads by their
  * capital. Only forms that are no other word: "its", "id" and "ill" by the word after them
  * (BY_NEXT), never "were", "well", "shell", "hell", "lets", "wed", nor "may", "march" and
- * "august", which lowercase are other words.
+ * "august", which lowercase are other words, but after a word that takes a month ("in august",
+ * MONTH_AFTER).
  */
 
 const CONTRACTIONS: Record<string, string> = {
@@ -67,9 +68,20 @@ const BY_NEXT: [RegExp, string][] = [
   ],
 ];
 
+/**
+ * "may", "march" and "august" typed in lowercase after a word that takes a month: "in august",
+ * "since may", "early march", "next august". Elsewhere they are other words ("it may rain").
+ */
+const MONTH_AFTER =
+  /\b(in|since|until|till|by|from|early|late|mid|next|last|through|before|after)(\s+)(may|march|august)\b(?!['’-])/g;
+
 /** `text` with a person's chat spelling written out (see the module's comment). */
 export function chatSpelling(text: string): string {
-  let out = text;
+  let out = text.replace(
+    MONTH_AFTER,
+    (_m, before: string, space: string, month: string) =>
+      `${before}${space}${month[0]!.toUpperCase()}${month.slice(1)}`,
+  );
   for (const [re, full] of BY_NEXT) out = out.replace(re, full);
   return out.replace(WORD, (w, offset: number, all: string) => {
     // A letter after an apostrophe is the word's own ("rock'n'roll"), not a contraction; a
