@@ -537,16 +537,24 @@ describe('offline extractor: facts', () => {
     expect(facts.join(' | ')).not.toMatch(/Ines said that no mushrooms\.$|Ines said that no mushrooms \|/);
   });
 
-  it('leaves out a hedge on whether what follows matters ("Not sure if relevant but ...")', () => {
+  it('leaves out a hedge on whether what it says matters ("Not sure if relevant but ...", "..., in case it matters")', () => {
     const facts = inesFacts(
       'Not sure if relevant but I have a mild peanut allergy.',
       'Not sure if this matters, but my husband works nights at the depot.',
       "I don't know whether it's important, I grew up in Faro.",
+      // and after what it hedges, with an aside before it
+      "I'm allergic to penicillin btw, just in case it matters for the travel clinic.",
+      "My son is coeliac, in case that's relevant.",
+      // not a case of anything else
+      "I'll pack a raincoat in case it pours.",
     );
     expect(facts).toEqual([
       'Ines has a mild peanut allergy.',
       "Ines's husband works nights at the depot.",
       'Ines grew up in Faro.',
+      'Ines is allergic to penicillin.',
+      "Ines's son is coeliac.",
+      'Ines will pack a raincoat in case it pours.',
     ]);
   });
 

@@ -321,6 +321,13 @@ export function stripInterjections(sentence: string, names: readonly string[]): 
   s = s.replace(/(?:[\s,]+(?:lol|lmao|rofl|h*a*(?:ha){2,}[ah]*|h*e*(?:he){2,}[eh]*|xd))+\s*([.!?]*)$/i, '$1');
   s = s.replace(/,?\s+(?:by the way|btw)\s*([.!?]*)$/i, '$1');
   s = s.replace(/,\s+(?:by the way|btw),\s+/gi, ', ');
+  // "... penicillin btw, just in case it matters for the clinic": the aside and the hedge after
+  // it ("just in case it matters / it's relevant / it helps / you need to know") say nothing.
+  s = s.replace(/\s+(?:by the way|btw)(?=,)/gi, '');
+  s = s.replace(
+    /,?\s+(?:just )?in case (?:it|that|this)(?:'s| is)? (?:matters|relevant|important|helps|useful)\b[^.!?]*([.!?]*)$/i,
+    '$1',
+  );
   return s.trim();
 }
 
