@@ -429,6 +429,10 @@ describe('offline text: third-person rewriting', () => {
     expect(toThirdPerson("I'm redecorating my flat and want some ideas.", 'Bob', null).text).toBe(
       'Bob is redecorating their flat and wants some ideas.',
     );
+    // a place's name after "to" is no infinitive: the verb after "and" is still hers
+    expect(toThirdPerson("I'm moving to Leeds in June and need a removal van.", 'Bob', null).text).toBe(
+      'Bob is moving to Leeds in June and needs a removal van.',
+    );
     expect(toThirdPerson('I go to the gym and do yoga.', 'Bob', null).text).toBe(
       'Bob goes to the gym and does yoga.',
     );

@@ -398,10 +398,12 @@ export function toThirdPerson(sentence: string, speaker: string, addressee: stri
     }
     // A clause of someone else's, or the verb's own infinitive ("wants to live and help"):
     // the verbs that follow are not the speaker's present.
+    // "to Leeds": a place's name after "to" is no infinitive either.
     const preposition =
       w === 'to' &&
       nj >= 0 &&
-      /^(?:a|an|the|my|your|his|her|our|their|this|that|work|school|bed|church|town|class)$/.test(low(nj));
+      (/^(?:a|an|the|my|your|his|her|our|their|this|that|work|school|bed|church|town|class)$/.test(low(nj)) ||
+        /^\p{Lu}/u.test(parts[nj] ?? ''));
     if (
       (/^(?:you|he|she|it|they|we|who|which|to|gonna|wanna|gotta)$/.test(w) && !preposition) ||
       MODALS.has(w)
