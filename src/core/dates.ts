@@ -130,6 +130,21 @@ type Rule = [RegExp, (now: number, m: RegExpExecArray) => Resolved];
 function rules(): Rule[] {
   const wd = WEEKDAYS.join('|');
   return [
+    // "We got married three years ago today": the same day, years, months or weeks before.
+    [
+      new RegExp(`${NUM} (week|month|year)s? ago (?:today|this very day)`),
+      (t, m) => {
+        const n = count(m[2] ?? '');
+        const unit = m[3] ?? 'year';
+        if (n === null) return same(m[0] ?? '');
+        if (unit === 'week') return onDay(t - n * 7 * DAY_MS);
+        const d = new Date(t);
+        const months = unit === 'year' ? 12 * n : n;
+        const first = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - months, 1);
+        const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - months + 1, 0)).getUTCDate();
+        return onDay(first + (Math.min(d.getUTCDate(), last) - 1) * DAY_MS);
+      },
+    ],
     [/the day before yesterday/, (t) => onDay(t - 2 * DAY_MS)],
     [/the day after tomorrow/, (t) => onDay(t + 2 * DAY_MS)],
     [/yesterday (morning|afternoon|evening|night)/, (t, m) => onDay(t - DAY_MS, m[2])],

@@ -160,6 +160,9 @@ describe('offline text: relative dates', () => {
     ['I started learning Dutch three years ago.', MAY_8, 'I started learning Dutch in 2020.'],
     ['See you tomorrow morning.', MAY_8, 'See you on the morning of 9 May 2023.'],
     ['I moved two days ago.', MAY_8, 'I moved on 6 May 2023.'],
+    // "... ago today": the same day of that year, month or week
+    ['We got married three years ago today!', MAY_8, 'We got married on 8 May 2020!'],
+    ['I adopted Rufus two weeks ago today.', MAY_8, 'I adopted Rufus on 24 April 2023.'],
     ['It was a few days ago.', MAY_8, 'It was a few days before 8 May 2023.'],
     ['The party is in 3 days.', MAY_8, 'The party is on 11 May 2023.'],
     ["I'll be back in a week.", MAY_8, "I'll be back in the week of 15 May 2023."],
