@@ -12,8 +12,7 @@ import { type Fixture, HOUR, openFixture, searchOf, seedEpisode, T0 } from './se
  * - a meal or a diet asked for brings what one does not eat ("dietary restrictions", lactose); a book asked about, a novel; an
  *   instrument, a guitar; a degree, a master's; what one earns, a salary; a room, the kitchen;
  *   a season, its months; a pet, her fish; an exam, that she passed; a race, a half marathon;
- *   grandchildren, a grandson; a doctor, the GP; medication, tablets; plants, a pothos; a job,
- *   the shifts one works or the engineer one is.
+ *   grandchildren, a grandson; a doctor, the GP; medication, tablets; plants, a pothos.
  */
 describe.each(DRIVERS)('a kind asked about finds its instance [%s]', (driver) => {
   let f: Fixture;
@@ -117,16 +116,6 @@ describe.each(DRIVERS)('a kind asked about finds its instance [%s]', (driver) =>
       // shorter, so it ranks first on the question's own words alone
       'Ray bought a drill.',
     ]);
-    // a job told by its days or by what one is
-    await seedFacts('bea', 90, [
-      "Bea covers twelve-hour shifts on the children's ward.",
-      'Bea bought a new kettle.',
-      'Bea visited her aunt in Cork.',
-    ]);
-    await seedFacts('dee', 95, [
-      'Dee is a structural engineer for a firm in Porto.',
-      'Dee fixed the printer at the library.',
-    ]);
     await seedFacts('omar', 60, [
       'Omar drove to the Alps with the kids in July 2025.',
       'Omar went to the dentist for a filling.',
@@ -214,12 +203,6 @@ describe.each(DRIVERS)('a kind asked about finds its instance [%s]', (driver) =>
       expect(summer.episodes[0]!.atomic_facts[0]!.content).toMatch(/Alps .* July/);
       const winter = await run({ user_id: 'omar', query: 'What did the kids do last winter?', method });
       expect(winter.episodes[0]!.atomic_facts[0]!.content).toMatch(/skating in January/);
-    });
-    it(`${method}: a job asked about finds the shifts she works and the engineer she is`, async () => {
-      const living = await run({ user_id: 'bea', query: 'What do I do for a living?', method });
-      expect(living.episodes[0]!.atomic_facts[0]!.content).toMatch(/twelve-hour shifts/);
-      const profession = await run({ user_id: 'dee', query: 'What is my profession?', method });
-      expect(profession.episodes[0]!.atomic_facts[0]!.content).toMatch(/structural engineer/);
     });
     it(`${method}: "Where does my father live?" finds where her dad lives`, async () => {
       const r = await run({ user_id: 'noor', query: 'Where does my father live?', method });

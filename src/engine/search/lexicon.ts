@@ -41,14 +41,9 @@ const KINDS: readonly (readonly [string, string, string?])[] = [
   // "home", "city" and "town" name the kind in a question, but a fact holding them is not
   // always about where one lives ("got home late"): they are cues, not the slot.
   ['live lives living reside based', 'live moved move relocated based', 'home city town'],
-  // A job told by what one is or by its days ("I'm a data analyst", "twelve-hour shifts on the
-  // ward"). Only occupations one is more often than one sees or hires: not "doctor", "nurse",
-  // "teacher", "plumber", "lawyer", "vet" ("the plumber comes on Friday"), nor those whose
-  // stem is another common word's ("accountant" -> account, "developer" -> develop, "farmer"
-  // of the farmers market).
   [
     'job work works career occupation profession employer',
-    'job work works hired employer career profession promoted promotion shift shifts colleague colleagues coworker coworkers engineer programmer scientist analyst journalist musician firefighter professor',
+    'job work works hired employer career profession promoted promotion',
   ],
   // Grandchildren, siblings asked about, the one told: "my grandson Felix", "my sister Noor".
   ['grandchildren grandchild grandkids grandkid', 'grandson grandsons granddaughter granddaughters'],
