@@ -35,6 +35,12 @@ describe('offline text: sentences and tokens', () => {
       'I ran 10K.',
       'Ask J. Smith.',
     ]);
+    // A pause's dots before a word in lower case end no sentence; before a capital they do.
+    expect(splitSentences('My aunt is moving in with us, which is... a lot. Well... We will see.')).toEqual([
+      'My aunt is moving in with us, which is... a lot.',
+      'Well...',
+      'We will see.',
+    ]);
     // The minutes of a time are no inline list's number ("options: 1. Soup. 2. Rice.").
     expect(splitSentences('I coach from 5 to 6:30. Options: 1. Soup. 2. Rice.')).toEqual([
       'I coach from 5 to 6:30.',

@@ -49,7 +49,8 @@ const ABBREVIATIONS = new Set([
 
 /**
  * Splits text into sentences on `.`, `!`, `?` (and runs of them) followed by whitespace,
- * and on line breaks; abbreviations, decimals and initials do not end a sentence.
+ * and on line breaks; abbreviations, decimals, initials and dots of a pause before a word in
+ * lower case do not end a sentence.
  */
 export function splitSentences(text: string): string[] {
   const out: string[] = [];
@@ -65,6 +66,14 @@ export function splitSentences(text: string): string[] {
       const isAbbrev = m[0] === '.' && (ABBREVIATIONS.has(lastWord) || initial);
       if (isAbbrev) continue;
       if (insideQuote(m[0], before, line.slice(end))) continue;
+      // A pause, not an end: "... which is... a lot" goes on in lower case after its dots.
+      // Not before a correction ("... in Leeds... no wait, in York"), which is a sentence of its own.
+      if (
+        /^\.{2,}$/.test(m[0]) &&
+        /^\s+\p{Ll}/u.test(line.slice(end)) &&
+        !CORRECTION.test(line.slice(end).trimStart())
+      )
+        continue;
       // An inline list's number ("... three options: 1. Lentil soup. 2. ...") opens the next
       // sentence, not ends this one: it is dropped, and the sentence ends before it. Not the
       // minutes of a time ("from 5 to 6:30.").
