@@ -200,9 +200,8 @@ function namePatterns(names: readonly string[]): NamePatterns {
 /**
  * A frame announcing what follows ("I should mention I'm allergic to shellfish", "just so you
  * know, my sister is visiting", "honestly I've been tired", "not sure if this matters, but my
- * wife is pregnant"): how it is said, not what. Taken
- * off only before a clause of its own (a pronoun or an article opening it), so "I wanted to
- * tell you about my trip" stays.
+ * wife is pregnant"): how it is said, not what. Taken off only before a clause of its own (a
+ * pronoun or an article opening it), so "I wanted to tell you about my trip" stays.
  */
 const FRAME =
   /^(?:i(?: |'ve |'d )(?:should|must|have to|need to|want to|wanted to|just wanted to|forgot to|meant to|(?:have )?been meaning to|thought i'd|figured i'd|like to) (?:also |probably |quickly |just |first )?(?:mention|tell you|say|add|let you know|point out|note|ask(?: you)?)|just so you know|for (?:the record|context|reference|what it's worth)|(?:a )?(?:quick )?heads[- ]up|fun fact|keep in mind|(?:please )?(?:remember|note|don't forget)|as i (?:said|mentioned)(?: (?:before|earlier))?|honestly|actually|seriously|frankly|basically|truthfully|to be (?:honest|fair)|tbh|in fact|the (?:thing|problem|issue|catch) is|(?:idk|i don't know|(?:i'm )?not sure|no idea) (?:if|whether) (?:(?:this|it|that)(?:'s| is| was)? )?(?:matters|relevant|important|useful|helps)(?:,?\s+but)?)(?: that)?[,:]?\s+(?=(?:i|i'm|i've|i'd|i'll|my|we|we're|we've|our|the|a|an|he|she|they|it's|there's)\b)/i;
@@ -322,7 +321,7 @@ export function stripInterjections(sentence: string, names: readonly string[]): 
   s = s.replace(/,?\s+(?:by the way|btw)\s*([.!?]*)$/i, '$1');
   s = s.replace(/,\s+(?:by the way|btw),\s+/gi, ', ');
   // "... penicillin btw, just in case it matters for the clinic": the aside and the hedge after
-  // it ("just in case it matters / it's relevant / it helps / you need to know") say nothing.
+  // it ("in case it matters / it's relevant / it's important / it helps") say nothing.
   s = s.replace(/\s+(?:by the way|btw)(?=,)/gi, '');
   s = s.replace(
     /,?\s+(?:just )?in case (?:it|that|this)(?:'s| is)? (?:matters|relevant|important|helps|useful)\b[^.!?]*([.!?]*)$/i,
