@@ -567,12 +567,14 @@ describe('offline extractor: facts', () => {
     expect(facts).toContain('Ines said that they asked Ines to bring the slides to the meeting.');
   });
 
-  it('reads "Change of plans:" as a label of the talk', () => {
+  it('reads "Change of plans:" and "Quick update -" as labels of the talk', () => {
     const facts = inesFacts(
       'Change of plans: we cancelled the cruise, so we are driving to Galicia instead.',
+      'Quick update - I got the flat on Almada Street!',
     );
     expect(facts.join(' | ')).toMatch(/^Ines and others cancelled the cruise/);
     expect(facts.join(' | ')).not.toMatch(/change of plan/i);
+    expect(facts).toContain('Ines got the flat on Almada Street.');
   });
 
   it('reads "One more thing," as announcing the next point', () => {

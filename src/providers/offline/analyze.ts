@@ -253,7 +253,7 @@ const PLACEHOLDER = /^\[[^\]]{1,40}\]$/;
  * "Quick one:", "Here's the situation:", "Change of plans:").
  */
 const TALK_LABEL =
-  /^(?:(?:(?:quick|brief|short|small|side|some|just an?|an?|one more|final|important)\s+)?(?:context|note|notes|update|reminder|background|fyi|ps|p\.s\.|btw|edit|tl;?dr|heads[- ]up|info|summary|recap|question|q|thought|idea|warning|correction|aside)|(?:quick|random|silly|small|another|last|one more|easy)\s+one|(?:(?:a|slight|small|big|quick|last[- ]minute)\s+)?change of plans?|plot twist|here(?:'s| is) (?:the|my) (?:situation|thing|deal|story|problem|background|context))\s*:\s+(?=\S)/i;
+  /^(?:(?:(?:quick|brief|short|small|side|some|just an?|an?|one more|final|important)\s+)?(?:context|note|notes|update|reminder|background|fyi|ps|p\.s\.|btw|edit|tl;?dr|heads[- ]up|info|summary|recap|question|q|thought|idea|warning|correction|aside)|(?:quick|random|silly|small|another|last|one more|easy)\s+one|(?:(?:a|slight|small|big|quick|last[- ]minute)\s+)?change of plans?|plot twist|here(?:'s| is) (?:the|my) (?:situation|thing|deal|story|problem|background|context))(?:\s*:|\s+[-\u2013\u2014]+)\s+(?=\S)/i;
 /** "Update on ...:", "News about ...:" and what the news is about ("Update on the job hunt: ..."). */
 const UPDATE_ON =
   /^(?:(?:quick|small|big|an?|some|latest|another)\s+)?(?:update|news)\s+(?:on|about|re|regarding)\s+([^:.!?,]{1,40}):\s+(?=\S)/i;
