@@ -343,12 +343,13 @@ describe('offline extractor: profiles', () => {
     expect(itemsOf(ruiSays('I stopped eating at the canteen after the price went up.'))).toEqual([]);
   });
 
-  it('keeps children she has got as family and a diet the household keeps as a diet', () => {
+  it('keeps children she has got and a baby tried for as family, and a diet the household keeps as a diet', () => {
     const out = ruiSays(
       "I've got two daughters, Inês who is 9 and Clara who is 5.",
       "We're all vegan at home.",
+      "We've been trying for a baby since the spring.",
     );
-    expect(itemsOf(out).map(([c]) => c)).toEqual(['relationship', 'diet']);
+    expect(itemsOf(out).map(([c]) => c)).toEqual(['relationship', 'diet', 'relationship']);
   });
 
   it('keeps an occupation said with its qualifiers ("a 41-year-old school nurse") as the occupation', () => {

@@ -80,7 +80,7 @@ const PATTERNS: [ProfileCategory, RegExp][] = [
     'relationship',
     new RegExp(
       // Not a thing named for them: "my family plan", "my family doctor".
-      `\\b(?:my|our) (?:${RELATIVES})\\b(?! (?:plan|doctor|dentist|car|house|home|business|tree|name|recipe|room|history|account)\\b)|\\bi(?:'m| am) (?:married|single|divorced|engaged|dating|widowed|pregnant)\\b|\\bi(?:'ve got| have got| have) (?:\\w+ )?(?:kids|children|sons?|daughters?|siblings|brothers?|sisters?)\\b|\\bbreak ?up\\b|\\b(?:got|getting) (?:married|engaged|divorced)\\b|\\bbeen (?:married|together)\\b|\\b(?:the|our|my) baby is due\\b|\\b(?:i'm|i am|we're|we are) expecting (?:a|our|my) (?:\\w+ )?(?:baby|child|son|daughter|twins)\\b|\\b(?:i'm|i am|we're|we are) having (?:a|our|another) (?:baby|girl|boy|son|daughter|twins)\\b(?! (?:shower|party)\\b)`,
+      `\\b(?:my|our) (?:${RELATIVES})\\b(?! (?:plan|doctor|dentist|car|house|home|business|tree|name|recipe|room|history|account)\\b)|\\bi(?:'m| am) (?:married|single|divorced|engaged|dating|widowed|pregnant)\\b|\\bi(?:'ve got| have got| have) (?:\\w+ )?(?:kids|children|sons?|daughters?|siblings|brothers?|sisters?)\\b|\\bbreak ?up\\b|\\b(?:got|getting) (?:married|engaged|divorced)\\b|\\bbeen (?:married|together)\\b|\\b(?:the|our|my) baby is due\\b|\\b(?:i'm|i am|we're|we are) expecting (?:a|our|my) (?:\\w+ )?(?:baby|child|son|daughter|twins)\\b|\\b(?:i'm|i am|we're|we are) having (?:a|our|another) (?:baby|girl|boy|son|daughter|twins)\\b(?! (?:shower|party)\\b)|\\b(?:i'm|i am|we're|we are|we've been|i've been) trying (?:for a baby|to (?:have a baby|get pregnant|conceive))\\b`,
     ),
   ],
   [
