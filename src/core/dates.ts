@@ -138,11 +138,10 @@ function rules(): Rule[] {
         const unit = m[3] ?? 'year';
         if (n === null) return same(m[0] ?? '');
         if (unit === 'week') return onDay(t - n * 7 * DAY_MS);
-        const d = new Date(t);
         const months = unit === 'year' ? 12 * n : n;
-        const first = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - months, 1);
-        const last = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - months + 1, 0)).getUTCDate();
-        return onDay(first + (Math.min(d.getUTCDate(), last) - 1) * DAY_MS);
+        const first = addMonths(t, -months);
+        const last = new Date(addMonths(t, 1 - months) - DAY_MS).getUTCDate();
+        return onDay(first + (Math.min(new Date(t).getUTCDate(), last) - 1) * DAY_MS);
       },
     ],
     [/the day before yesterday/, (t) => onDay(t - 2 * DAY_MS)],

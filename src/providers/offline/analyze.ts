@@ -399,6 +399,9 @@ function scoreSentence(s: Omit<Sentence, 'score' | 'attachedTo'>, names: readonl
 export function analyze(segment: readonly SegmentMessage[], names: Map<string, string>): MessageView[] {
   const all = [...new Set(names.values())];
   const proper = properNouns(segment, all);
+  const assistants = new Set(
+    segment.filter((m) => m.role === 'assistant').map((m) => names.get(m.sender_id)),
+  );
   return segment.map((msg, i) => {
     const speaker = names.get(msg.sender_id) ?? msg.sender_name ?? msg.sender_id;
     if (msg.role === 'tool') return { msg, proper, speaker: 'tool', addressee: null, sentences: [] };
@@ -496,10 +499,7 @@ export function analyze(segment: readonly SegmentMessage[], names: Map<string, s
       sentences.push({ ...partial, score: scoreSentence(partial, all), attachedTo });
     }
     markNote(sentences, labelled);
-    const toAssistant =
-      msg.role === 'user' &&
-      addressee !== null &&
-      segment.some((m) => m.role === 'assistant' && names.get(m.sender_id) === addressee);
+    const toAssistant = msg.role === 'user' && addressee !== null && assistants.has(addressee);
     return { msg, proper, speaker, addressee, ...(toAssistant ? { toAssistant } : {}), sentences };
   });
 }

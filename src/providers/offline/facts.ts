@@ -47,7 +47,8 @@ it that what who there here let he she world year week month day night morning e
 /** A capitalised word, then a verb one person does to another: asking, telling, inviting. */
 const NAME_BEFORE_VERB =
   /^[A-Z][a-z]+\s+(?:asked|told|texted|emailed|messaged|invited|offered|promised|suggested|recommended|convinced|persuaded|reminded|warned)\s/;
-const PRONOUNS = new Set('they we you he she it this that these those people everyone'.split(' '));
+/** Openings that are no name before such a verb or a possessive: pronouns and the like. */
+const NOT_A_NAME = new Set([...POSSESSIVE_WORDS, ...'they we you this these those people'.split(' ')]);
 
 /** Lower-cases the first letter unless the sentence opens with a proper noun, "I" or an acronym. */
 export function lowerFirst(s: string, proper: ReadonlySet<string> = new Set()): string {
@@ -55,11 +56,7 @@ export function lowerFirst(s: string, proper: ReadonlySet<string> = new Set()): 
   if (!first || first === 'I' || /^[A-Z]{2,}/.test(first) || proper.has(first)) return s;
   // A capitalised possessive opening a sentence ("Carol's cat ...") is a name's, and so is a
   // capitalised word before a verb of asking or telling ("Rosalind asked me to ...").
-  if (
-    (/^[A-Z][a-z]+'s\b/.test(s) || NAME_BEFORE_VERB.test(s)) &&
-    !POSSESSIVE_WORDS.has(first.toLowerCase()) &&
-    !PRONOUNS.has(first.toLowerCase())
-  )
+  if ((/^[A-Z][a-z]+'s\b/.test(s) || NAME_BEFORE_VERB.test(s)) && !NOT_A_NAME.has(first.toLowerCase()))
     return s;
   return s.charAt(0).toLowerCase() + s.slice(1);
 }
