@@ -304,13 +304,13 @@ describe('offline extractor: profiles', () => {
 
   it('keeps a skill or a language she is learning and volunteering she has taken up as hobbies, not "learning to live with" something', () => {
     const out = ruiSays(
-      'Since the spring I have been learning to play the ukulele at a community class.',
+      'Since the spring I have been learning how to sail on the reservoir.',
       "I'm learning Japanese before the trip.",
       "I'm learning to live with the noise upstairs.",
       'I recently started volunteering at the animal shelter on weekends.',
     );
     expect(itemsOf(out)).toEqual([
-      ['hobby', 'Since the spring Rui has been learning to play the ukulele at a community class.'],
+      ['hobby', 'Since the spring Rui has been learning how to sail on the reservoir.'],
       ['hobby', 'Rui is learning Japanese before the trip.'],
       ['hobby', 'Rui recently started volunteering at the animal shelter on weekends.'],
     ]);

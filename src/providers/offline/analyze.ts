@@ -201,7 +201,7 @@ function namePatterns(names: readonly string[]): NamePatterns {
  * A frame announcing what follows ("I should mention I'm allergic to shellfish", "just so you
  * know, my sister is visiting", "honestly I've been tired", "not sure if this matters, but my
  * wife is pregnant"): how it is said, not what. Taken off only before a clause of its own (a
- * pronoun or an article opening it), so "I wanted to tell you about my trip" stays.
+ * pronoun or an article opening it), so "I wanted to ask about the lease renewal" stays.
  */
 const FRAME =
   /^(?:i(?: |'ve |'d )(?:should|must|have to|need to|want to|wanted to|just wanted to|forgot to|meant to|(?:have )?been meaning to|thought i'd|figured i'd|like to) (?:also |probably |quickly |just |first )?(?:mention|tell you|say|add|let you know|point out|note|ask(?: you)?)|just so you know|for (?:the record|context|reference|what it's worth)|(?:a )?(?:quick )?heads[- ]up|fun fact|keep in mind|(?:please )?(?:remember|note|don't forget)|as i (?:said|mentioned)(?: (?:before|earlier))?|honestly|actually|seriously|frankly|basically|truthfully|to be (?:honest|fair)|tbh|in fact|the (?:thing|problem|issue|catch) is|(?:idk|i don't know|(?:i'm )?not sure|no idea) (?:if|whether) (?:(?:this|it|that)(?:'s| is| was)? )?(?:matters|relevant|important|useful|helps)(?:,?\s+but)?)(?: that)?[,:]?\s+(?=(?:i|i'm|i've|i'd|i'll|my|we|we're|we've|our|the|a|an|he|she|they|it's|there's)\b)/i;

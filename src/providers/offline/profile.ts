@@ -113,8 +113,8 @@ const PATTERNS: [ProfileCategory, RegExp][] = [
         `\\b(?:i|we)(?:'ve| have)?(?: been)? (?:\\w+ )?(?:do|doing|did|practi[cs]e|practi[cs]ing|took up|take up|taken up|started|go to|going to) (?:some )?(?:${PRACTICES})\\b`,
         // A class or club of a pastime: "I've been going to a pottery class every Wednesday".
         `\\b(?:go|goes|going|went|been|take|takes|taking|took|join|joined|joining|start|started|starting|signed up for|sign up for|attend|attends|attending|attended|enrolled in|do|doing) (?:to |in |for )?(?:(?:a|an|my|the|our|some|weekly|weekend|evening|morning|local|new|beginners?) )*(?:${PRACTICES}|pottery|ceramics|dance|dancing|painting|drawing|art|cooking|baking|knitting|sewing|singing|guitar|piano|swimming|photography|woodworking|woodturning|book|running|cycling|hiking|climbing|chess) (?:class|classes|lessons|course|club|group|choir|workshop)\\b`,
-        // A skill or a language she is learning: "I have been learning to play the ukulele", "I'm
-        // learning Japanese". Not "learning to live with it".
+        // A skill or a language she is learning: "I started learning to juggle", "I'm learning
+        // Japanese". Not "learning to live with it".
         "\\b(?:i|we)(?:'m| am|'ve been| have been| started| began| just started)? (?:\\w+ )?learning (?:(?:how )?to (?:play|speak|cook|bake|draw|paint|knit|crochet|sew|code|program|swim|dance|sing|ski|snowboard|surf|skate|sail|ride|juggle|climb|garden|sign|write|read music)\\b|(?:the )?(?:piano|guitar|violin|cello|drums|ukulele|flute|saxophone|trumpet|harp|french|spanish|german|italian|portuguese|japanese|chinese|mandarin|cantonese|korean|arabic|russian|dutch|greek|hindi|turkish|swedish|polish|hebrew|sign language|asl|bsl)\\b)",
         // A race run: "I ran my first half marathon", "I ran the Berlin marathon in 3:52", "I did
         // my first race" (not "the race" alone: any race).
