@@ -103,6 +103,36 @@ describe('recall context: units packed whole into a token budget', () => {
     expect(some.text.length).toBeLessThanOrEqual(124);
   });
 
+  it('shows reported speech in its shortest form, so a budget holds more facts; the fact is unchanged', () => {
+    const data = answerOf(
+      [
+        fact('f1', 'Nora said that the kiln in the garage reached its full heat on Tuesday.', 0.9, ['m1']),
+        fact('f2', 'Theo told Nora that the glaze needs a second firing before the fair.', 0.8, ['m2']),
+        fact(
+          'f3',
+          'Asked by Theo "Did the big vase survive?", Nora answered: It cracked along the rim.',
+          0.7,
+          ['m3', 'm4'],
+        ),
+        fact('f4', 'The gallery owner said that the fair opens at noon on the first Saturday.', 0.6, ['m5']),
+      ],
+      [],
+    );
+    const units = contextUnits(data);
+    expect(units.map((u) => u.text)).toEqual([
+      '- Nora: the kiln in the garage reached its full heat on Tuesday.',
+      '- Theo to Nora: the glaze needs a second firing before the fair.',
+      '- Theo asked "Did the big vase survive?"; Nora: It cracked along the rim.',
+      // a subject that is no speaker's name keeps its verb
+      '- The gallery owner said that the fair opens at noon on the first Saturday.',
+    ]);
+    // the first three and the closing line fit 60 tokens (240 characters) only as shown
+    expect(packContext(units, 60).units.map((u) => u.id)).toEqual(['f1', 'f2', 'f3']);
+    expect(data.episodes[0]!.atomic_facts[0]!.content).toBe(
+      'Nora said that the kiln in the garage reached its full heat on Tuesday.',
+    );
+  });
+
   it('skips a turn already shown through the fact made of it', () => {
     const p = packContext(contextUnits(answer()), 1000);
     expect(p.units.map((u) => u.id)).not.toContain('m1');

@@ -2,6 +2,7 @@ import { messageText } from '../../contract/common.js';
 import type { SearchData } from '../../contract/search.js';
 import { speakerLabel } from '../../core/senders.js';
 import { clip, contentWords, excerpt, tokenCount } from '../text.js';
+import { conciseFact } from './concise.js';
 
 /**
  * The context a model pays for: a search's hits cut into small units that each fit a
@@ -121,7 +122,7 @@ export function contextUnits(
       units.push({
         kind: 'fact',
         id: f.id,
-        text: `- ${prefix}${clip(f.content, room(`- ${prefix}`, FACT_CHARS))}`,
+        text: `- ${prefix}${clip(conciseFact(f.content), room(`- ${prefix}`, FACT_CHARS))}`,
         score: f.score,
         sources: f.source_message_ids,
       });
@@ -132,7 +133,7 @@ export function contextUnits(
         id: e.id,
         text:
           `- [${day(e.timestamp)}] ${clip(e.subject, 120)}: ${clip(e.summary, VIEW_SUMMARY_CHARS)} (episode ${e.id})` +
-          facts.map((f) => `\n  - ${clip(f.content, 300)}`).join(''),
+          facts.map((f) => `\n  - ${clip(conciseFact(f.content), 300)}`).join(''),
         score: e.score * opts.viewWeight,
         sources: facts.flatMap((f) => f.source_message_ids),
       });
