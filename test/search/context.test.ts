@@ -133,6 +133,34 @@ describe('recall context: units packed whole into a token budget', () => {
     );
   });
 
+  it('shows a line said again in the same words once, resting on the messages of both', () => {
+    const data = answerOf(
+      [
+        fact('f1', 'Assistant advised Nora to let the kiln cool for a full day before opening it.', 0.9, [
+          'm1',
+        ]),
+        fact('f2', 'Assistant advised Nora to let the kiln cool for a full day before opening it.', 0.85, [
+          'm2',
+        ]),
+        fact('f3', 'Nora sells her bowls at the Sunday market in Ghent.', 0.6, ['m5']),
+      ],
+      [
+        turn('m3', 'How long does a glaze take to dry?', 0.8),
+        { ...turn('m4', 'How long does a glaze take to dry?', 0.8), timestamp: '2025-06-11T09:00:00.000Z' },
+      ],
+    );
+    const units = contextUnits(data);
+    expect(units.map((u) => u.id)).toEqual(['f1', 'f2', 'm3', 'm4', 'f3']);
+    // the five lines take ~300 characters; the three different ones fit 60 tokens
+    const p = packContext(units, 60);
+    expect(p.units.map((u) => u.id)).toEqual(['f1', 'm3', 'f3']);
+    expect(p.text).not.toMatch(/omitted/);
+    expect(p.units[0]!.sources).toEqual(['m1', 'm2']);
+    expect(p.units[1]!.sources).toEqual(['m3', 'm4']);
+    // the units handed in are not changed
+    expect(units[0]!.sources).toEqual(['m1']);
+  });
+
   it('skips a turn already shown through the fact made of it', () => {
     const p = packContext(contextUnits(answer()), 1000);
     expect(p.units.map((u) => u.id)).not.toContain('m1');

@@ -259,26 +259,57 @@ function repeats(u: ContextUnit, shown: ReadonlyMap<string, ContextUnit[]>): boo
 
 /**
  * The units (best first) that fit in `budget` characters, one per line, strictly; a fact or
- * turn that only repeats the units taken is skipped (repeats). tooLong: units left out for room.
+ * turn that only repeats the units taken (repeats), or says what one taken says in the same
+ * words on another day (twinKey), is skipped. tooLong: units left out for room.
  */
 function fill(units: readonly ContextUnit[], budget: number): { taken: ContextUnit[]; tooLong: number } {
   const taken: ContextUnit[] = [];
   /** Message id -> the units taken that rest on it. */
   const shown = new Map<string, ContextUnit[]>();
+  /** A fact's or turn's words (twinKey) -> the unit taken that says them. */
+  const said = new Map<string, ContextUnit>();
+  const rests = (s: string, u: ContextUnit) => shown.set(s, [...(shown.get(s) ?? []), u]);
   let chars = 0;
   let aside = 0;
   let tooLong = 0;
   for (const u of units) {
     if (repeats(u, shown)) continue;
+    const key = twinKey(u);
+    const twin = key === undefined ? undefined : said.get(key);
+    if (twin) {
+      // The same words again (a question asked twice, advice given twice): the line taken
+      // stands for both, and rests on the messages of both.
+      for (const s of u.sources)
+        if (!twin.sources.includes(s)) {
+          twin.sources.push(s);
+          rests(s, twin);
+        }
+      continue;
+    }
     const add = u.text.length + (taken.length ? 1 : 0);
     if (chars + add > budget || (u.aside && aside + add > budget * PROFILE_ASIDE_SHARE)) {
       tooLong++;
       continue;
     }
-    taken.push(u);
+    const t = { ...u, sources: [...u.sources] };
+    taken.push(t);
     chars += add;
-    if (u.aside) aside += add;
-    for (const s of u.sources) shown.set(s, [...(shown.get(s) ?? []), u]);
+    if (t.aside) aside += add;
+    if (key !== undefined) said.set(key, t);
+    for (const s of t.sources) rests(s, t);
   }
   return { taken, tooLong };
+}
+
+/**
+ * What a fact or turn says, for finding its twins: its line without the day, in lower case,
+ * spaces collapsed. Other units have no twins.
+ */
+function twinKey(u: ContextUnit): string | undefined {
+  if (u.kind !== 'fact' && u.kind !== 'message') return undefined;
+  return u.text
+    .replace(/^- (?:\[\d{4}-\d{2}-\d{2}\] )?/, '')
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .trim();
 }
