@@ -65,15 +65,11 @@ export function splitSentences(text: string): string[] {
       const initial = /^[a-z]$/i.test(lastWord) && !/\d[A-Za-z]$/.test(before);
       const isAbbrev = m[0] === '.' && (ABBREVIATIONS.has(lastWord) || initial);
       if (isAbbrev) continue;
-      if (insideQuote(m[0], before, line.slice(end))) continue;
+      const after = line.slice(end);
+      if (insideQuote(m[0], before, after)) continue;
       // A pause, not an end: "... which is... a lot" goes on in lower case after its dots.
       // Not before a correction ("... in Leeds... no wait, in York"), which is a sentence of its own.
-      if (
-        /^\.{2,}$/.test(m[0]) &&
-        /^\s+\p{Ll}/u.test(line.slice(end)) &&
-        !CORRECTION.test(line.slice(end).trimStart())
-      )
-        continue;
+      if (/^\.{2,}$/.test(m[0]) && /^\s+\p{Ll}/u.test(after) && !CORRECTION.test(after.trimStart())) continue;
       // An inline list's number ("... three options: 1. Lentil soup. 2. ...") opens the next
       // sentence, not ends this one: it is dropped, and the sentence ends before it. Not the
       // minutes of a time ("from 5 to 6:30.").
