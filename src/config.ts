@@ -50,6 +50,12 @@ const SETTINGS = {
       .optional(),
   },
   dbPoolMax: { env: 'ENGRAM_DB_POOL_MAX', flag: undefined, schema: int(1, 1000).default(10) },
+  /**
+   * Seconds an unused connection of the server driver's pool stays open; 0 keeps it until its
+   * lifetime (30-60 min) ends. A new connection's first statements on each table cost several
+   * times a warm one's (docs/search.md, "A search after a lull").
+   */
+  dbIdleSeconds: { env: 'ENGRAM_DB_IDLE_SECONDS', flag: undefined, schema: int(0, 86_400).default(0) },
   logLevel: {
     env: 'ENGRAM_LOG_LEVEL',
     flag: 'log-level',

@@ -92,7 +92,13 @@ export async function openStore(
   command: string,
   held?: DataDirLock,
 ): Promise<{ db: Db; lock?: DataDirLock }> {
-  if (config.databaseUrl) return { db: openPostgres(config.databaseUrl, { max: config.dbPoolMax }) };
+  if (config.databaseUrl)
+    return {
+      db: openPostgres(config.databaseUrl, {
+        max: config.dbPoolMax,
+        idleTimeoutSeconds: config.dbIdleSeconds,
+      }),
+    };
   const lock = held ?? acquireLock(config.dataDir, command);
   try {
     const db = await openPglite(join(config.dataDir, 'pg'));

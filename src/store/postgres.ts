@@ -6,6 +6,13 @@ import { builtinArrayTypes } from './postgres-arrays.js';
 export interface PostgresOptions {
   max?: number;
   connectTimeoutSeconds?: number;
+  /**
+   * Seconds an unused connection stays open (default 30; 0: until its lifetime, postgres.js's
+   * 30-60 min, ends). A serving process keeps its connections (config ENGRAM_DB_IDLE_SECONDS,
+   * 0): a new one loads pgvector's library, the catalogs and the shared-buffer pages it reads
+   * into its backend again, and a search on new connections took ~4x one on warm ones.
+   */
+  idleTimeoutSeconds?: number;
 }
 
 /**
@@ -16,7 +23,7 @@ export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
   const sql = postgres(url, {
     max: opts.max ?? 10,
     connect_timeout: opts.connectTimeoutSeconds ?? 5,
-    idle_timeout: 30,
+    idle_timeout: opts.idleTimeoutSeconds ?? 30,
     // Reconnect within a second once the server is back. postgres.js's own backoff grows
     // with every failed attempt of the pool (3^n / 100 s, up to 20 s): after a few seconds
     // of outage under load, the first statements after a restart waited 6-14 s.

@@ -8,6 +8,7 @@ describe('config', () => {
     expect(c.host).toBe('127.0.0.1');
     expect(c.dataDir).toMatch(/\/data$/);
     expect(c.databaseUrl).toBeUndefined();
+    expect(c.dbIdleSeconds).toBe(0);
   });
 
   it('takes flags over environment', () => {
@@ -21,6 +22,7 @@ describe('config', () => {
     expect(() => loadConfig({ ENGRAM_PORT: '70000' })).toThrow(/ENGRAM_PORT/);
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
     expect(() => loadConfig({}, { port: '-1' })).toThrow(/--port/);
+    expect(() => loadConfig({ ENGRAM_DB_IDLE_SECONDS: '-1' })).toThrow(/ENGRAM_DB_IDLE_SECONDS/);
   });
 
   it('runs 4 background jobs at once on PostgreSQL and 2 embedded, unless told', () => {
