@@ -5,7 +5,7 @@
  *   - back to back on a warm pool (the baseline),
  *   - after a pause of --pause seconds with the pool's connections kept open,
  *   - after the same pause once the pool has closed its idle connections (idle timeout 1 s,
- *     as the default of 30 s did after half a minute without a statement),
+ *     as the pool's former fixed 30 s did after half a minute without a statement),
  *   - the same, with engram's start-up warm-up search run on the new connections first,
  *
  * and prints p50 / p95 of each beside its ratio to the baseline.
