@@ -159,3 +159,13 @@ export function* addRequests(
     }
   }
 }
+
+/**
+ * Every 37th of LoCoMo's questions (54 of 1,986), in order: the questions the tools that probe
+ * a kept store ask (bench:scale:profile, :pruning, :lull), so their figures are of one set.
+ */
+export function probeQuestions(path: string): string[] {
+  return (JSON.parse(readFileSync(path, 'utf8')) as { qa: { question: string }[] }[])
+    .flatMap((c) => c.qa.map((q) => q.question))
+    .filter((_, i) => i % 37 === 0);
+}

@@ -13,7 +13,6 @@
  *   npm run bench:scale:lull -- --data <locomo10.json> --url <database url>
  *        [--methods hybrid,vector,keyword] [--queries 12] [--pause 2] [--owner owner-0]
  */
-import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../src/config.js';
@@ -21,6 +20,7 @@ import { SearchInput } from '../../src/contract/search.js';
 import { silentLogger } from '../../src/core/log.js';
 import { openEngram } from '../../src/engram.js';
 import { openPostgres } from '../../src/store/postgres.js';
+import { probeQuestions } from './conversations.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -46,9 +46,7 @@ async function main() {
   const url = args.url!;
   const pause = Number(args.pause) * 1000;
   const n = Number(args.queries);
-  const questions = (JSON.parse(readFileSync(args.data!, 'utf8')) as { qa: { question: string }[] }[])
-    .flatMap((c) => c.qa.map((q) => q.question))
-    .filter((_, i) => i % 37 === 0);
+  const questions = probeQuestions(args.data!);
   const warmUp = questions.slice(0, 10);
   const asked = questions.slice(10, 10 + n);
   // The pool closes a connection unused for 1 s: a pause longer than that finds none open.

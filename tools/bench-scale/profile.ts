@@ -31,6 +31,7 @@ import type { Db, Row, Sql } from '../../src/core/db.js';
 import { silentLogger } from '../../src/core/log.js';
 import { openEngram, openStore } from '../../src/engram.js';
 import { startHttpServer } from '../../src/http/server.js';
+import { probeQuestions } from './conversations.js';
 import { explaining } from './explain.js';
 
 const { values: args } = parseArgs({
@@ -170,9 +171,7 @@ async function main() {
   });
   const server = await startHttpServer(engram);
   const key = (await engram.keys.create('bench')).key;
-  const questions = (JSON.parse(readFileSync(args.data!, 'utf8')) as { qa: { question: string }[] }[])
-    .flatMap((c) => c.qa.map((q) => q.question))
-    .filter((_, i) => i % 37 === 0);
+  const questions = probeQuestions(args.data!);
   const n = Number(args.queries);
   const methods = args.methods!.split(',');
   // Engine time: the search call itself.

@@ -24,11 +24,11 @@
  *
  * Read-only: nothing is written to the store.
  */
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import postgres from 'postgres';
 import { B, K1, REFERENCE_LENGTH } from '../../src/store/migrations/0014_search_postings.js';
 import { MESSAGES } from '../../src/store/migrations/0015_message_search.js';
+import { probeQuestions } from './conversations.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -48,9 +48,7 @@ const POOL = Number(args.pool);
 const DEPTH = Number(args.depth);
 const REFERENCE: Record<string, number> = { ...REFERENCE_LENGTH, message: MESSAGES.reference };
 
-const questions = (JSON.parse(readFileSync(args.data, 'utf8')) as { qa: { question: string }[] }[])
-  .flatMap((c) => c.qa.map((q) => q.question))
-  .filter((_, i) => i % 37 === 0);
+const questions = probeQuestions(args.data);
 const sql = postgres(args.url, { max: 2, onnotice: () => {} });
 
 interface Term {
