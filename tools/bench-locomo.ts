@@ -63,6 +63,7 @@ import { tokenCount } from '../src/engine/text.js';
 import { VectorIndex } from '../src/engine/vector-index.js';
 import { openEngram } from '../src/engram.js';
 import { sessionTime } from './bench-scale/conversations.js';
+import { percentile } from './percentile.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -148,12 +149,6 @@ export function normaliseEvidence(list: readonly string[] = []): string[] {
 }
 
 const turnText = (t: Turn) => (t.blip_caption ? `${t.text} [shares ${t.blip_caption}]` : t.text);
-
-function percentile(xs: number[], p: number): number {
-  if (!xs.length) return 0;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
-}
 
 /** recall sums per method -> category -> budget */
 class Tally {

@@ -20,6 +20,7 @@ import { SearchInput } from '../../src/contract/search.js';
 import { silentLogger } from '../../src/core/log.js';
 import { openEngram } from '../../src/engram.js';
 import { openPostgres } from '../../src/store/postgres.js';
+import { percentile } from '../percentile.js';
 import { probeQuestions } from './conversations.js';
 
 const { values: args } = parseArgs({
@@ -38,9 +39,6 @@ if (!args.data || !args.url) {
   );
   process.exit(2);
 }
-
-const percentile = (xs: readonly number[], q: number) =>
-  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((q / 100) * xs.length))] ?? 0;
 
 async function main() {
   const url = args.url!;

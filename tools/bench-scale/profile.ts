@@ -31,6 +31,7 @@ import type { Db, Row, Sql } from '../../src/core/db.js';
 import { silentLogger } from '../../src/core/log.js';
 import { openEngram, openStore } from '../../src/engram.js';
 import { startHttpServer } from '../../src/http/server.js';
+import { percentile } from '../percentile.js';
 import { probeQuestions } from './conversations.js';
 import { explaining } from './explain.js';
 
@@ -52,12 +53,6 @@ const { values: args } = parseArgs({
     timeline: { type: 'string' },
   },
 });
-
-function percentile(xs: readonly number[], q: number): number {
-  if (!xs.length) return 0;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((q / 100) * s.length))]!;
-}
 
 /** CPU seconds (user + system) of the PostgreSQL server's processes (children of the postmaster in --pgdata). */
 function serverCpu(): number {

@@ -50,6 +50,7 @@ import { dropHnswIndexes, hnswType, VECTOR_TABLES } from '../../src/engine/vecto
 import { type Engram, openEngram } from '../../src/engram.js';
 import { startHttpServer } from '../../src/http/server.js';
 import { refreshStatistics } from '../../src/store/pglite-statistics.js';
+import { percentile } from '../percentile.js';
 import { buildCorpus, type Corpus, prng, type WriteTarget, writeEpisodes } from './corpus.js';
 import { createPostgresDatabase, dropPostgresDatabase } from './databases.js';
 import { explaining } from './explain.js';
@@ -95,12 +96,6 @@ const SCOPE = { tenantId: 'bench', appId: 'default', projectId: 'default' };
 const OWNER = 'owner-0';
 
 const log = (msg: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${msg}`);
-
-export function percentile(xs: readonly number[], p: number): number {
-  if (!xs.length) return 0;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
-}
 
 interface Figure {
   driver: Driver;

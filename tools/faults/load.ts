@@ -8,8 +8,9 @@
  * once. Exits 1 on any 5xx, socket error or unaccounted message.
  */
 import { request } from 'node:http';
+import { percentile } from '../percentile.js';
 import { accountFor, client, turn, waitForTasks } from './client.js';
-import { type Driver, driversFrom, options, percentile, startTarget } from './target.js';
+import { type Driver, driversFrom, options, startTarget } from './target.js';
 
 const opts = options({ clients: '50', seconds: '60', driver: '' });
 const ADMIN = process.env['ENGRAM_TEST_DATABASE_URL'];

@@ -162,13 +162,6 @@ function freePort(): Promise<number> {
   });
 }
 
-/** p-th percentile (0-100) of values, in their unit; NaN when empty. */
-export function percentile(values: number[], p: number): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
 /** `--name value` command-line options, with defaults. */
 export function options(defaults: Record<string, string>): Record<string, string> {
   const out = { ...defaults };
