@@ -2,6 +2,7 @@ import postgres from 'postgres';
 import { type Db, HNSW_SESSION, type Row, type Sql } from '../core/db.js';
 import { inOrder } from './in-order.js';
 import { builtinArrayTypes } from './postgres-arrays.js';
+import { connectionTarget } from './postgres-url.js';
 
 export interface PostgresOptions {
   max?: number;
@@ -20,7 +21,10 @@ export interface PostgresOptions {
  * of engram processes may share one database.
  */
 export function openPostgres(url: string, opts: PostgresOptions = {}): Db {
-  const sql = postgres(url, {
+  const target = connectionTarget(url);
+  const sql = postgres(target.url, {
+    ...(target.host !== undefined && { host: target.host }),
+    ...(target.port !== undefined && { port: target.port }),
     max: opts.max ?? 10,
     connect_timeout: opts.connectTimeoutSeconds ?? 5,
     idle_timeout: opts.idleTimeoutSeconds ?? 30,
