@@ -8,7 +8,7 @@
  * processes; then each statement's p50/p95.
  *
  *   npm run bench:scale:profile -- --data <locomo10.json> (--url <database url> | --dir <data dir>)
- *        [--queries 20] [--methods keyword,vector,hybrid] [--owner owner-0] [--pgdata <cluster data dir>]
+ *        [--queries 20] [--warmup 5] [--methods keyword,vector,hybrid] [--owner owner-0] [--pgdata <cluster data dir>]
  *        [--replay <method>] [--dump <file>] [--explain <method>] [--question <i>] [--answers <file>]
  *        [--timeline <method>]
  *
@@ -209,7 +209,10 @@ async function main() {
       appendFileSync(args.answers, `${JSON.stringify({ method, query, hits: hitsOf(text) })}\n`);
     return text.length;
   };
-  for (const q of questions.slice(0, Number(args.warmup))) for (const m of methods) await rest(m, q);
+  // The warm-up asks the questions in turn, again from the first once they run out: a count
+  // above theirs warms every connection of the pool as a long-running server's are.
+  for (let i = 0; i < Number(args.warmup); i++)
+    for (const m of methods) await rest(m, questions[i % questions.length]!);
   for (const m of methods) {
     const rows: {
       total: number;
