@@ -20,6 +20,7 @@ import { type MessageHit, pinnedUnprocessed, rankMessages, type ScoredMessage } 
 import { ownNames } from './own-names.js';
 import { ASSISTANT_WEIGHT, asksAboutSelf, focusOnOwnWords, type SourceRoles } from './own-words.js';
 import { focusOnNamedPeople, OTHER_PERSON_WEIGHT } from './people.js';
+import { readsOnce } from './reads-once.js';
 import { rerankHits } from './rerank-hits.js';
 import type { SearchScope } from './scope.js';
 
@@ -104,7 +105,11 @@ export class SearchService {
     const rerank = input.enable_llm_rerank && this.deps.reranker !== undefined;
     const cut = rerank ? Math.max(20, 2 * topK) : topK;
     const pool = Math.max(50, 5 * topK);
-    const d: RankDeps = { db: this.deps.db, index: await this.vectorIndex(), depth: this.deps.keywordDepth };
+    // An agentic search reads through a store that answers a repeated statement once: each of
+    // its rounds ranks the queries of the rounds before it again (reads-once.ts). The other
+    // methods send no statement twice.
+    const db = input.method === 'agentic' ? readsOnce(this.deps.db) : this.deps.db;
+    const d: RankDeps = { db, index: await this.vectorIndex(), depth: this.deps.keywordDepth };
     const metadata: SearchData['metadata'] = {
       method: input.method,
       degraded: false,
@@ -116,7 +121,7 @@ export class SearchService {
     // The lexemes (a statement) and the embedding at once. The vector route reads the
     // lexemes only for a question about the current state (current-state.ts, newestWins).
     const prepareOnce = (text: string) =>
-      prepareQuery(this.deps.db, this.deps.embedder, text, {
+      prepareQuery(db, this.deps.embedder, text, {
         terms: route !== 'vector' || asksCurrentState(text),
         vector: route !== 'keyword',
       });
@@ -160,16 +165,16 @@ export class SearchService {
     // (episodes, cases, skills) are then not dropped by their fused score first; the floor
     // applies once, after rerank (keep below). Turns are not reranked: their floor stands.
     const candidateFloor = rerank ? Number.NEGATIVE_INFINITY : floor;
-    const pinned = wantUnprocessed ? await pinnedUnprocessed(this.deps.db, scope) : undefined;
+    const pinned = wantUnprocessed ? await pinnedUnprocessed(db, scope) : undefined;
     // The profile depends only on the request: read it while the memories are ranked.
-    const profiles = wantProfile ? this.profiles(scope) : Promise.resolve([]);
+    const profiles = wantProfile ? this.profiles(db, scope) : Promise.resolve([]);
     profiles.catch(() => {}); // a failure still fails the search where it is awaited
 
     // The owner's newest memory, read at most once per search (anchor.ts): a user's relative
     // dates and a question's span of time are also counted from it.
     let newestRead: Promise<number | undefined> | undefined;
     const newest = () => {
-      newestRead ??= ownerNewest(this.deps.db, scope);
+      newestRead ??= ownerNewest(db, scope);
       return newestRead;
     };
     // The span of time the question names, for the episodes' ranking (in-time.ts), read while
@@ -183,7 +188,7 @@ export class SearchService {
       if (last?.key === key) return last.result;
       const own = await Promise.all(queries.map(prepare));
       const [bridged, when] = await Promise.all([
-        Promise.all(own.map((p) => this.bridge(scope, p, route, isUser ? { newest } : undefined))),
+        Promise.all(own.map((p) => this.bridge(db, scope, p, route, isUser ? { newest } : undefined))),
         spans,
       ]);
       const q: EpisodeQuery = {
@@ -231,7 +236,7 @@ export class SearchService {
         unprocessed,
         texts: [],
       });
-      if (isUser) result = await focusOnOwnWords(this.deps.db, ctx.tenantId, input.query, result, roles);
+      if (isUser) result = await focusOnOwnWords(db, ctx.tenantId, input.query, result, roles);
       // The turns ranked beyond the cut for those steps (rankMessages' spare) are cut now.
       result.messages = result.messages.slice(0, cut);
       if (!pinned) result.unprocessed = result.unprocessed.slice(0, topK);
@@ -254,7 +259,7 @@ export class SearchService {
         input.query,
         {
           retrieve: async (qs, ws) => (await retrieve(qs, ws)).texts,
-          expand: (hits) => expandQuery(this.deps.db, scope, input.query, first.terms, hits),
+          expand: (hits) => expandQuery(db, scope, input.query, first.terms, hits),
         },
         this.deps.llm,
         this.deps.log,
@@ -308,6 +313,7 @@ export class SearchService {
    * also bridges to the names her facts give X (own-names.ts).
    */
   private async bridge(
+    db: Db,
     scope: SearchScope,
     p: PreparedQuery,
     route: Route,
@@ -318,9 +324,9 @@ export class SearchService {
     const now = Date.now();
     const dated = mentionsDate(p.text) ? p.text : resolveRelativeDates(p.text, now);
     const [added, dates, names] = await Promise.all([
-      expandTerms(this.deps.db, scope, p.terms, p.text),
-      dated === p.text ? [] : this.relativeDates(p.text, dated, now, user?.newest),
-      user ? ownNames(this.deps.db, scope, p.text) : [],
+      expandTerms(db, scope, p.terms, p.text),
+      dated === p.text ? [] : this.relativeDates(db, p.text, dated, now, user?.newest),
+      user ? ownNames(db, scope, p.text) : [],
     ]);
     const terms = [...new Set([...p.terms, ...added, ...dates, ...names])];
     if (terms.length === p.terms.length) return undefined;
@@ -333,6 +339,7 @@ export class SearchService {
    * resolved against that.
    */
   private async relativeDates(
+    db: Db,
     text: string,
     dated: string,
     now: number,
@@ -343,7 +350,7 @@ export class SearchService {
       anchor !== undefined && dayKey(anchor) !== dayKey(now)
         ? [dated, resolveRelativeDates(text, anchor)]
         : [dated];
-    const lexemes = await Promise.all(texts.map((t) => questionLexemes(this.deps.db, t)));
+    const lexemes = await Promise.all(texts.map((t) => questionLexemes(db, t)));
     return lexemes.flat();
   }
 
@@ -363,8 +370,8 @@ export class SearchService {
     return fromNewest && fromNewest.from !== fromNow.from ? [fromNow, fromNewest] : [fromNow];
   }
 
-  private async profiles(scope: SearchScope): Promise<SearchData['profiles']> {
-    const rows = await this.deps.db.query<ProfileRow>(
+  private async profiles(db: Db, scope: SearchScope): Promise<SearchData['profiles']> {
+    const rows = await db.query<ProfileRow>(
       `SELECT ${PROFILE_COLUMNS} FROM profiles
        WHERE tenant_id = $1 AND app_id = $2 AND project_id = $3 AND user_id = $4 AND deleted_at IS NULL`,
       [scope.tenantId, scope.appId, scope.projectId, scope.ownerId],
