@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { connectionTarget } from './store/postgres-url.js';
 
 /**
  * All configuration, parsed once at start from the environment and CLI flags (flags win).
@@ -47,6 +48,14 @@ const SETTINGS = {
     schema: z
       .string()
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+      // libpq's host and port parameters, read as the server driver reads them
+      .superRefine((url, ctx) => {
+        try {
+          connectionTarget(url);
+        } catch (err) {
+          ctx.addIssue({ code: 'custom', message: (err as Error).message });
+        }
+      })
       .optional(),
   },
   dbPoolMax: { env: 'ENGRAM_DB_POOL_MAX', flag: undefined, schema: int(1, 1000).default(10) },

@@ -5,6 +5,7 @@
  * usual way to reach a server on the same machine, with peer authentication). postgres.js
  * would send those parameters to the server as settings, which it refuses, so they become
  * postgres.js's own `host` and `port` options here, and the rest of the URL goes as it is.
+ * A bad port throws; config.ts checks DATABASE_URL with this at start.
  */
 export interface ConnectionTarget {
   url: string;
@@ -31,7 +32,7 @@ export function connectionTarget(url: string): ConnectionTarget {
   if (port !== null) {
     const n = Number(port);
     if (!Number.isInteger(n) || n < 1 || n > 65535)
-      throw new Error(`DATABASE_URL: port must be a number from 1 to 65535, got "${port}"`);
+      throw new Error(`port must be a number from 1 to 65535, got "${port}"`);
     target.port = n;
   }
   return target;

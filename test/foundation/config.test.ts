@@ -21,6 +21,9 @@ describe('config', () => {
     expect(() => loadConfig({ ENGRAM_PORT: 'eighty' })).toThrow(ConfigError);
     expect(() => loadConfig({ ENGRAM_PORT: '70000' })).toThrow(/ENGRAM_PORT/);
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
+    expect(() => loadConfig({ DATABASE_URL: 'postgresql://engram@/engram?host=/run/pg&port=pg' })).toThrow(
+      /DATABASE_URL.*port must be a number from 1 to 65535, got "pg"/s,
+    );
     expect(() => loadConfig({}, { port: '-1' })).toThrow(/--port/);
     expect(() => loadConfig({ ENGRAM_DB_IDLE_SECONDS: '-1' })).toThrow(/ENGRAM_DB_IDLE_SECONDS/);
   });
