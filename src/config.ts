@@ -154,6 +154,14 @@ const SETTINGS = {
 type Settings = typeof SETTINGS;
 export type Config = { -readonly [K in keyof Settings]: z.output<Settings[K]['schema']> };
 
+/**
+ * A value as a configuration error shows it: the password of any URL in it masked
+ * (`scheme://user:***@host`), so a start that fails on a bad DATABASE_URL does not write
+ * the database's password into a log.
+ */
+export const shownValue = (raw: string | undefined): string =>
+  JSON.stringify(raw?.replace(/(\/\/[^/?#@\s]*?:)[^@/?#\s]*@/g, '$1***@'));
+
 export class ConfigError extends Error {
   constructor(message: string) {
     super(message);
@@ -181,9 +189,7 @@ export function loadConfig(
     if (parsed.success) out[key] = parsed.data;
     else {
       const where = fromFlag !== undefined ? `--${s.flag}` : s.env;
-      problems.push(
-        `${where}=${JSON.stringify(raw)}: ${parsed.error.issues.map((i) => i.message).join('; ')}`,
-      );
+      problems.push(`${where}=${shownValue(raw)}: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
     }
   }
   if (problems.length) throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);

@@ -28,6 +28,28 @@ describe('config', () => {
     expect(() => loadConfig({ ENGRAM_DB_IDLE_SECONDS: '-1' })).toThrow(/ENGRAM_DB_IDLE_SECONDS/);
   });
 
+  it('never prints a password or key it was given', () => {
+    const fails = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+      } catch (err) {
+        return (err as Error).message;
+      }
+      throw new Error('expected a configuration error');
+    };
+    const url = fails({ DATABASE_URL: 'postgresql://engram:s3cr%3At@db.internal:5432/engram?port=x' });
+    expect(url).toMatch(
+      /DATABASE_URL="postgresql:\/\/engram:\*\*\*@db\.internal:5432\/engram\?port=x": port must/,
+    );
+    expect(url).not.toContain('s3cr');
+    const wrongScheme = fails({ DATABASE_URL: 'mysql://root:hunter2@db/x' });
+    expect(wrongScheme).toContain('mysql://root:***@db/x');
+    expect(wrongScheme).not.toContain('hunter2');
+    const llm = fails({ ENGRAM_LLM_BASE_URL: 'ftp://user:pw0rd@llm.internal/v1' });
+    expect(llm).toContain('ENGRAM_LLM_BASE_URL="ftp://user:***@llm.internal/v1"');
+    expect(llm).not.toContain('pw0rd');
+  });
+
   it('runs 4 background jobs at once on PostgreSQL and 2 embedded, unless told', () => {
     expect(workerConcurrencyFor(loadConfig({}), 'postgres')).toBe(4);
     expect(workerConcurrencyFor(loadConfig({}), 'pglite')).toBe(2);
