@@ -24,7 +24,10 @@
  * extractor and embedder alone over the same conversations' sessions, cut at the same
  * boundaries, in this process, no store. Also printed: jobs finished in the window, the
  * statements sent per job and per processed message (a transaction's BEGIN and COMMIT
- * count; on PostgreSQL each is a round trip), and this process's CPU per processed message.
+ * count; on PostgreSQL each is a round trip), this process's CPU per processed message (user
+ * and system time) and the bytes it wrote per processed message (on Linux, where
+ * /proc/self/io counts them: on PostgreSQL its statements and their parameters, on the
+ * embedded store the database's own writes of its files too).
  * The store is opened as `serve` opens it, vector (HNSW) indexes built at start.
  *
  * Conversations: LoCoMo turns read from --data (never copied), else invented chats; both are
@@ -33,7 +36,7 @@
  * an assistant, as with an agent and its user, so that memory has one owner.
  */
 import { fork } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -49,6 +52,7 @@ import { insertMessages } from '../../src/engine/memory/messages.js';
 import { boundaryRules, type Engram, openEngram, openStore } from '../../src/engram.js';
 import { startHttpServer } from '../../src/http/server.js';
 import { openPostgres } from '../../src/store/postgres.js';
+import { percentile } from '../percentile.js';
 import {
   addRequests,
   type Conversation,
@@ -113,10 +117,16 @@ const cpuMsSince = (start: NodeJS.CpuUsage) => {
   const d = process.cpuUsage(start);
   return (d.user + d.system) / 1000;
 };
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]! : 0;
-};
+const pct = percentile;
+/** Bytes this process has passed to write calls, sockets included (Linux: /proc/self/io); undefined elsewhere. */
+function bytesWritten(): number | undefined {
+  try {
+    const m = /^wchar: (\d+)$/m.exec(readFileSync('/proc/self/io', 'utf8'));
+    return m ? Number(m[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
 const f0 = (x: number) => Math.round(x).toLocaleString('en-US');
 
 /** `clients` loops inserting the same rows as the adds would, one INSERT per add. */
@@ -297,6 +307,7 @@ async function benchDriver(driver: 'postgres' | 'pglite'): Promise<string[]> {
     const before = await countExtracted(engram.db);
     const tasksBefore = await countTasks(engram.db);
     const cpu = process.cpuUsage();
+    const bytes0 = bytesWritten();
     const t0 = performance.now();
     const statements0 = counted.statements();
     const times0 = new Map(counted.times().map((t) => [t.text, t]));
@@ -307,17 +318,20 @@ async function benchDriver(driver: 'postgres' | 'pglite'): Promise<string[]> {
     });
     const elapsed = (performance.now() - t0) / 1000;
     const statements = counted.statements() - statements0;
-    const cpuMs = cpuMsSince(cpu);
+    const cpuUsed = process.cpuUsage(cpu);
+    const bytes1 = bytesWritten();
     const tasks = (await countTasks(engram.db)) - tasksBefore;
     await engram.queue.stop();
     const rate = processed / elapsed;
+    const perMessage = (x: number) => f0(x / Math.max(1, processed));
     lines.push(
       '',
-      '| extraction alone msg/s | engram processed msg/s (one process) | ratio | jobs done | statements per job (per message) | CPU µs per message |',
-      '| --- | --- | --- | --- | --- | --- |',
+      '| extraction alone msg/s | engram processed msg/s (one process) | ratio | jobs done | statements per job (per message) | CPU µs per message: user + system | bytes written per message |',
+      '| --- | --- | --- | --- | --- | --- | --- |',
       `| ${f0(floor)} | ${f0(rate)} | ${(rate / floor).toFixed(2)} | ${tasks} | ` +
         `${(statements / Math.max(1, tasks)).toFixed(1)} (${(statements / Math.max(1, processed)).toFixed(2)}) | ` +
-        `${f0((cpuMs * 1000) / Math.max(1, processed))} |`,
+        `${perMessage(cpuUsed.user + cpuUsed.system)}: ${perMessage(cpuUsed.user)} + ${perMessage(cpuUsed.system)} | ` +
+        `${bytes0 !== undefined && bytes1 !== undefined ? perMessage(bytes1 - bytes0) : '—'} |`,
     );
     if (args.statements) {
       // Where the processing window's statement time went (wall time from send to answer).
