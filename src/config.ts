@@ -155,12 +155,13 @@ type Settings = typeof SETTINGS;
 export type Config = { -readonly [K in keyof Settings]: z.output<Settings[K]['schema']> };
 
 /**
- * A value as a configuration error shows it: the password of any URL in it masked
+ * A value as a configuration error shows it: the password of a URL in it masked
  * (`scheme://user:***@host`), so a start that fails on a bad DATABASE_URL does not write
- * the database's password into a log.
+ * the database's password into a log. The password runs to the value's last `@`, so one
+ * left unencoded (a `/` or an `@` in it, the kind of URL that fails) is masked whole.
  */
 export const shownValue = (raw: string | undefined): string =>
-  JSON.stringify(raw?.replace(/(\/\/[^/?#@\s]*?:)[^@/?#\s]*@/g, '$1***@'));
+  JSON.stringify(raw?.replace(/(\/\/[^/:@\s]*:)\S*@/, '$1***@'));
 
 export class ConfigError extends Error {
   constructor(message: string) {

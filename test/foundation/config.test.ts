@@ -45,6 +45,11 @@ describe('config', () => {
     const wrongScheme = fails({ DATABASE_URL: 'mysql://root:hunter2@db/x' });
     expect(wrongScheme).toContain('mysql://root:***@db/x');
     expect(wrongScheme).not.toContain('hunter2');
+    for (const pass of ['pa/ss', 'p@ss']) {
+      const shown = fails({ DATABASE_URL: `postgres://engram:${pass}@db/engram?port=0` });
+      expect(shown).toContain('postgres://engram:***@db/engram?port=0');
+      expect(shown).not.toContain(pass);
+    }
     const llm = fails({ ENGRAM_LLM_BASE_URL: 'ftp://user:pw0rd@llm.internal/v1' });
     expect(llm).toContain('ENGRAM_LLM_BASE_URL="ftp://user:***@llm.internal/v1"');
     expect(llm).not.toContain('pw0rd');

@@ -37,8 +37,8 @@ const TABLE_OF: Record<Target['kind'], VectorTable> = {
  * pgvector's text form of a vector. A vector holds single precision, so each component is
  * written as its nearest single-precision value (Math.fround, ties to even) in 9 significant
  * digits, as many as any such value needs to be read back exactly: the stored vector is the
- * one a double written in full gives (up to a component halfway between two), in ~30 %
- * fewer characters, and written ~2.5x faster than a double's shortest form (up to 17
+ * one a double written in full gives (up to a component halfway between two), in ~28 %
+ * fewer characters, and written ~2x faster than a double's shortest form (up to 17
  * digits), which was 7-8 % of a processing job's CPU in engram's process (docs/search.md).
  */
 export const vectorText = (v: readonly number[]) => {
