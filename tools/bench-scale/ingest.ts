@@ -117,7 +117,6 @@ const cpuMsSince = (start: NodeJS.CpuUsage) => {
   const d = process.cpuUsage(start);
   return (d.user + d.system) / 1000;
 };
-const pct = percentile;
 /** Bytes this process has passed to write calls, sockets included (Linux: /proc/self/io); undefined elsewhere. */
 function bytesWritten(): number | undefined {
   try {
@@ -294,8 +293,8 @@ async function benchDriver(driver: 'postgres' | 'pglite'): Promise<string[]> {
       const rate = got.messages / got.seconds;
       lines.push(
         `| ${clients} | ${f0(rawRate)} | ${f0(rate)} | ${(rate / rawRate).toFixed(2)} | ` +
-          `${pct(got.latenciesMs, 50).toFixed(1)} / ${pct(got.latenciesMs, 95).toFixed(1)} ` +
-          `(${pct(raw.latenciesMs, 50).toFixed(1)} / ${pct(raw.latenciesMs, 95).toFixed(1)}) | ` +
+          `${percentile(got.latenciesMs, 50).toFixed(1)} / ${percentile(got.latenciesMs, 95).toFixed(1)} ` +
+          `(${percentile(raw.latenciesMs, 50).toFixed(1)} / ${percentile(raw.latenciesMs, 95).toFixed(1)}) | ` +
           `${f0((serverCpuMs * 1000) / got.total)} + ${f0((got.cpuMs * 1000) / got.total)} ` +
           `(${f0((rawCpuMs * 1000) / raw.total)}) |`,
       );
