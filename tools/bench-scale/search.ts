@@ -29,7 +29,9 @@
  * them (engine/vector-index.ts, hnswType), as the planner runs it (HNSW or exact);
  * hybrid and agentic: both of those one after the other. Figures are p50 / p95 in ms and
  * the ratio to the floor. Isolation: the same levels on a second store holding only the
- * owner; the ratio of the owner's p50 with the others present to it alone.
+ * owner; the ratio of the owner's p50 with the others present to it alone. The two stores
+ * are grown to a level one after the other and then measured together, each question asked
+ * of both in an order that alternates, so that the machine's drift weighs on both alike.
  *
  * --explain: at the top level, one question per method is answered once more in this
  * process, and every read statement the search runs is printed with its EXPLAIN
@@ -227,13 +229,11 @@ interface Query {
   vector: number[];
 }
 
-async function measure(
-  s: Store,
-  driver: Driver,
-  store: Figure['store'],
-  level: number,
-  queries: Query[],
-): Promise<Figure[]> {
+/**
+ * What one store answers at one level: `warm` asks a question once by every method and floor
+ * untimed, `ask` asks it again timed; `figures` gives the p50 / p95 of what `ask` timed.
+ */
+async function probe(s: Store, driver: Driver, store: Figure['store'], level: number) {
   const db = s.engram.db;
   const d = s.engram.embedder.dimensions;
   // the vector type the driver's HNSW indexes hold, so that the floor can read them
@@ -277,79 +277,97 @@ async function measure(
     await fn();
     return performance.now() - t0;
   };
-  // Warm-up: caches, plans, connections. Every question once by every method and floor:
-  // methods run one after another per question, so without it the first method to read a
-  // question's index pages (vector, for the HNSW graphs) paid for reading them and the
-  // methods after it found them in memory (at 1M rows of others, with HNSW indexes larger
-  // than shared_buffers: vector p50 146 ms, hybrid 47).
-  for (const q of queries) {
-    for (const m of methods) await rest(m, q);
-    await floors.keyword(q);
-    await floors.vector(q);
-  }
   const lat = new Map<string, number[]>(methods.map((m) => [m, []]));
   const fl = { keyword: [] as number[], vector: [] as number[], both: [] as number[] };
-  for (const q of queries) {
-    for (const m of methods) lat.get(m)!.push(await time(() => rest(m, q)));
-    const k = await time(() => floors.keyword(q));
-    const v = await time(() => floors.vector(q));
-    fl.keyword.push(k);
-    fl.vector.push(v);
-    fl.both.push(k + v);
-  }
-  const ownerRows = await rowCount(s, OWNER);
-  const tableRows = await rowCount(s);
-  return methods.map((m) => {
-    const floor = m === 'keyword' ? fl.keyword : m === 'vector' ? fl.vector : fl.both;
-    const xs = lat.get(m)!;
-    return {
-      driver,
-      store,
-      level,
-      ownerRows,
-      tableRows,
-      method: m,
-      p50: percentile(xs, 50),
-      p95: percentile(xs, 95),
-      floorP50: percentile(floor, 50),
-      floorP95: percentile(floor, 95),
-    };
-  });
+  return {
+    // Warm-up: caches, plans, connections. Every question once by every method and floor:
+    // methods run one after another per question, so without it the first method to read a
+    // question's index pages (vector, for the HNSW graphs) paid for reading them and the
+    // methods after it found them in memory (at 1M rows of others, with HNSW indexes larger
+    // than shared_buffers: vector p50 146 ms, hybrid 47).
+    async warm(q: Query) {
+      for (const m of methods) await rest(m, q);
+      await floors.keyword(q);
+      await floors.vector(q);
+    },
+    async ask(q: Query) {
+      for (const m of methods) lat.get(m)!.push(await time(() => rest(m, q)));
+      const k = await time(() => floors.keyword(q));
+      const v = await time(() => floors.vector(q));
+      fl.keyword.push(k);
+      fl.vector.push(v);
+      fl.both.push(k + v);
+    },
+    async figures(): Promise<Figure[]> {
+      const ownerRows = await rowCount(s, OWNER);
+      const tableRows = await rowCount(s);
+      return methods.map((m) => {
+        const floor = m === 'keyword' ? fl.keyword : m === 'vector' ? fl.vector : fl.both;
+        const xs = lat.get(m)!;
+        return {
+          driver,
+          store,
+          level,
+          ownerRows,
+          tableRows,
+          method: m,
+          p50: percentile(xs, 50),
+          p95: percentile(xs, 95),
+          floorP50: percentile(floor, 50),
+          floorP95: percentile(floor, 95),
+        };
+      });
+    },
+  };
 }
 
-async function run(
-  driver: Driver,
-  store: Figure['store'],
-  corpus: Corpus,
-  others: number,
-  plans?: string[],
-): Promise<Figure[]> {
-  const st = await createStore(driver, store);
+/**
+ * The stores of one level measured together: every store warmed, then each question asked
+ * of every store, the stores' order alternating from one question to the next, so that a
+ * change in the machine's speed during the run (on a shared machine, a third within minutes)
+ * weighs on both stores alike instead of on whichever was measured later.
+ */
+async function measure(probes: Awaited<ReturnType<typeof probe>>[], queries: Query[]): Promise<Figure[]> {
+  for (const q of queries) for (const p of probes) await p.warm(q);
+  for (const [i, q] of queries.entries()) {
+    const order = i % 2 ? [...probes].reverse() : probes;
+    for (const p of order) await p.ask(q);
+  }
   const out: Figure[] = [];
-  try {
-    let s = await st.open();
-    const write = (w: WriteTarget, from: number, to: number) =>
-      writeEpisodes(s.engram.db, corpus, w, from, to, concurrency);
-    const rowsPerEpisode =
-      1 +
-      corpus.templates.reduce((n, t) => n + t.extraction.episode.facts.length, 0) / corpus.templates.length;
-    const rand = prng(42);
-    const picked = [...corpus.questions].sort(() => rand() - 0.5).slice(0, nQueries);
-    const queries: Query[] = [];
-    const vectors = await s.engram.embedder.embed(picked);
-    for (const [i, text] of picked.entries())
-      queries.push({ text, tsq: orQuery(await queryLexemes(s.engram.db, text)), vector: vectors[i]! });
-    await dropHnsw(s);
-    if (others > 0) {
+  for (const p of probes) out.push(...(await p.figures()));
+  return out;
+}
+
+/**
+ * A store of the bench, grown level by level: the other owners' rows written once
+ * (`others`), then the owner's episodes up to each level, the store reopened as `engram
+ * serve` opens it and analysed.
+ */
+async function grower(driver: Driver, store: Figure['store'], corpus: Corpus, others: number) {
+  const st = await createStore(driver, store);
+  let s = await st.open();
+  const write = (w: WriteTarget, from: number, to: number) =>
+    writeEpisodes(s.engram.db, corpus, w, from, to, concurrency);
+  const rowsPerEpisode =
+    1 + corpus.templates.reduce((n, t) => n + t.extraction.episode.facts.length, 0) / corpus.templates.length;
+  let written = 0;
+  return {
+    store,
+    st,
+    get open() {
+      return s;
+    },
+    async writeOthers() {
+      if (others <= 0) return;
+      await dropHnsw(s);
       const perOwner = Math.ceil(others / rowsPerEpisode / OTHER_OWNERS);
       const t0 = performance.now();
       for (let o = 1; o <= OTHER_OWNERS; o++) await write({ ...SCOPE, owner: `owner-${o}` }, 0, perOwner);
       log(
         `${driver} ${store}: ${await rowCount(s)} rows of ${OTHER_OWNERS} other owners written in ${((performance.now() - t0) / 1000).toFixed(0)} s`,
       );
-    }
-    let written = 0;
-    for (const level of levelsOf(driver)) {
+    },
+    async grow(level: number) {
       await dropHnsw(s);
       const t0 = performance.now();
       await write({ ...SCOPE, owner: OWNER }, written, level);
@@ -363,11 +381,38 @@ async function run(
       log(
         `${driver} ${store}: owner at ${level} episodes (written in ${((t1 - t0) / 1000).toFixed(0)} s, reopened with indexes in ${((performance.now() - t1) / 1000).toFixed(0)} s)`,
       );
-      out.push(...(await measure(s, driver, store, level, queries)));
+    },
+  };
+}
+
+/**
+ * One driver's run: the shared store (the owner among `others` rows of other owners) and,
+ * for isolation, a store of the owner alone, grown to each level one after the other and
+ * then measured together at that level.
+ */
+async function run(driver: Driver, corpus: Corpus, others: number, isolation: boolean, plans?: string[]) {
+  const stores: Awaited<ReturnType<typeof grower>>[] = [];
+  const out: Figure[] = [];
+  try {
+    stores.push(await grower(driver, 'shared', corpus, others));
+    if (isolation) stores.push(await grower(driver, 'alone', corpus, 0));
+    const s0 = stores[0]!.open;
+    const rand = prng(42);
+    const picked = [...corpus.questions].sort(() => rand() - 0.5).slice(0, nQueries);
+    const queries: Query[] = [];
+    const vectors = await s0.engram.embedder.embed(picked);
+    for (const [i, text] of picked.entries())
+      queries.push({ text, tsq: orQuery(await queryLexemes(s0.engram.db, text)), vector: vectors[i]! });
+    await stores[0]!.writeOthers();
+    for (const level of levelsOf(driver)) {
+      for (const g of stores) await g.grow(level);
+      const probes = [];
+      for (const g of stores) probes.push(await probe(g.open, driver, g.store, level));
+      out.push(...(await measure(probes, queries)));
     }
-    if (plans) plans.push(...(await st.explain(s, queries[0]!.text)));
+    if (plans) plans.push(...(await stores[0]!.st.explain(stores[0]!.open, queries[0]!.text)));
   } finally {
-    await st.drop(args.keep && store === 'shared');
+    for (const g of stores) await g.st.drop(args.keep && g.store === 'shared');
   }
   return out;
 }
@@ -422,8 +467,13 @@ async function main() {
   const all: Figure[] = [];
   for (const driver of drivers) {
     const plans: string[] = [];
-    const figs = await run(driver, 'shared', corpus, othersOf(driver), args.explain ? plans : undefined);
-    if (!args['no-isolation']) figs.push(...(await run(driver, 'alone', corpus, 0)));
+    const figs = await run(
+      driver,
+      corpus,
+      othersOf(driver),
+      !args['no-isolation'],
+      args.explain ? plans : undefined,
+    );
     all.push(...figs);
     if (!args.json) console.log(`${[...report(driver, figs, corpus), '', ...plans].join('\n')}\n`);
   }
