@@ -345,7 +345,14 @@ async function measure(probes: Awaited<ReturnType<typeof probe>>[], queries: Que
  */
 async function grower(driver: Driver, store: Figure['store'], corpus: Corpus, others: number) {
   const st = await createStore(driver, store);
-  let s = await st.open();
+  let s: Store;
+  try {
+    s = await st.open();
+  } catch (err) {
+    // not yet in the run's list of stores, which drops them at its end
+    await st.drop();
+    throw err;
+  }
   const write = (w: WriteTarget, from: number, to: number) =>
     writeEpisodes(s.engram.db, corpus, w, from, to, concurrency);
   const rowsPerEpisode =
