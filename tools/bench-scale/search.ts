@@ -447,10 +447,13 @@ function report(driver: Driver, figs: Figure[], corpus: Corpus): string[] {
       '',
       'The owner alone in a store:',
       '',
-      '| owner episodes | method | p50 | p95 |',
-      '|---|---|---|---|',
+      '| owner episodes | method | p50 | p95 | floor p50 | floor p95 | p50 / floor |',
+      '|---|---|---|---|---|---|---|',
     );
-    for (const f of alone) lines.push(`| ${f.level} | ${f.method} | ${f1(f.p50)} | ${f1(f.p95)} |`);
+    for (const f of alone)
+      lines.push(
+        `| ${f.level} | ${f.method} | ${f1(f.p50)} | ${f1(f.p95)} | ${f1(f.floorP50)} | ${f1(f.floorP95)} | ${(f.p50 / f.floorP50).toFixed(2)} |`,
+      );
   }
   return lines;
 }
